@@ -1,0 +1,43 @@
+import type * as ir from '../../ir/index.js'
+
+/** The wire usage object (subset we read and write). @see https://platform.openai.com/docs/api-reference/chat/object#chat/object-usage */
+export interface ChatCompletionsUsage {
+  prompt_tokens: number
+  completion_tokens: number
+  total_tokens: number
+  prompt_tokens_details?: { cached_tokens?: number; cache_write_tokens?: number; audio_tokens?: number } | null
+  completion_tokens_details?: {
+    reasoning_tokens?: number
+    audio_tokens?: number
+    accepted_prediction_tokens?: number
+    rejected_prediction_tokens?: number
+  } | null
+}
+
+/** OpenAI semantics: `prompt_tokens` includes cached tokens, `completion_tokens` includes reasoning. */
+export function decodeUsage(usage: Partial<ChatCompletionsUsage> | null | undefined): ir.Usage | undefined {
+  if (!usage) return undefined
+  const result: ir.Usage = { inputTokens: usage.prompt_tokens ?? 0, outputTokens: usage.completion_tokens ?? 0 }
+  const cached = usage.prompt_tokens_details?.cached_tokens
+  if (cached) result.cachedInputTokens = cached
+  const written = usage.prompt_tokens_details?.cache_write_tokens
+  if (written) result.cacheWriteInputTokens = written
+  const reasoning = usage.completion_tokens_details?.reasoning_tokens
+  if (reasoning) result.reasoningTokens = reasoning
+  if (usage.total_tokens !== undefined) result.totalTokens = usage.total_tokens
+  return result
+}
+
+export function encodeUsage(usage: ir.Usage): ChatCompletionsUsage {
+  const wire: ChatCompletionsUsage = {
+    prompt_tokens: usage.inputTokens,
+    completion_tokens: usage.outputTokens,
+    total_tokens: usage.totalTokens ?? usage.inputTokens + usage.outputTokens,
+  }
+  if (usage.cachedInputTokens !== undefined || usage.cacheWriteInputTokens !== undefined) {
+    wire.prompt_tokens_details = { cached_tokens: usage.cachedInputTokens ?? 0 }
+    if (usage.cacheWriteInputTokens !== undefined) wire.prompt_tokens_details.cache_write_tokens = usage.cacheWriteInputTokens
+  }
+  if (usage.reasoningTokens !== undefined) wire.completion_tokens_details = { reasoning_tokens: usage.reasoningTokens }
+  return wire
+}

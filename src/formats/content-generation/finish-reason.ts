@@ -1,0 +1,51 @@
+import type * as ir from '../../ir/index.js'
+
+/**
+ * @see https://ai.google.dev/api/generate-content#FinishReason
+ * Gemini has no tool-call reason: a turn with a `functionCall` part ends with `STOP`, so callers pass
+ * `hasToolCall`. A response with no candidates (prompt blocked) is `content-filter`.
+ */
+export function toFinishReason(raw: string | null | undefined, hasToolCall = false): ir.FinishReason {
+  const value = raw ?? undefined
+  const base = value === undefined ? {} : { raw: value, rawFormat: 'content-generation' as const }
+  if (hasToolCall) return { unified: 'tool-calls', ...base }
+  switch (value) {
+    case 'STOP':
+    case undefined:
+      return value === undefined ? { unified: 'stop' } : { unified: 'stop', ...base }
+    case 'MAX_TOKENS':
+      return { unified: 'length', ...base }
+    case 'SAFETY':
+    case 'RECITATION':
+    case 'LANGUAGE':
+    case 'BLOCKLIST':
+    case 'PROHIBITED_CONTENT':
+    case 'SPII':
+    case 'IMAGE_SAFETY':
+    case 'IMAGE_PROHIBITED_CONTENT':
+    case 'IMAGE_RECITATION':
+      return { unified: 'content-filter', ...base }
+    case 'MALFORMED_FUNCTION_CALL':
+    case 'UNEXPECTED_TOOL_CALL':
+    case 'TOO_MANY_TOOL_CALLS':
+      return { unified: 'error', ...base }
+    default:
+      return { unified: 'other', ...base }
+  }
+}
+
+/** IR → `finishReason`. Tool calls end with `STOP`, as the real service does. */
+export function fromFinishReason(reason: ir.FinishReason): string {
+  if (reason.rawFormat === 'content-generation' && reason.raw) return reason.raw
+  switch (reason.unified) {
+    case 'length':
+      return 'MAX_TOKENS'
+    case 'content-filter':
+      return 'SAFETY'
+    case 'error':
+    case 'other':
+      return 'OTHER'
+    default:
+      return 'STOP'
+  }
+}

@@ -1,0 +1,27 @@
+import type { Format } from '../format.js'
+import { decodeRequest } from './decode-request.js'
+import { decodeResponse } from './decode-response.js'
+import { createDecodeStream } from './decode-stream.js'
+import { encodeRequest } from './encode-request.js'
+import { encodeResponse } from './encode-response.js'
+import { createEncodeStream } from './encode-stream.js'
+import { decodeError, encodeError } from './errors.js'
+import { encodeModelList, encodeTokenCount } from './models.js'
+import { matchRoute, upstreamTarget } from './routes.js'
+
+/** The `content-generation` wire format. */
+export const contentGeneration: Format = {
+  id: 'content-generation',
+  matchRoute,
+  upstreamTarget,
+  decodeRequest,
+  encodeRequest,
+  decodeResponse,
+  encodeResponse,
+  createDecodeStream,
+  createEncodeStream,
+  decodeError,
+  encodeError,
+  encodeTokenCount,
+  encodeModelList,
+}

@@ -1,0 +1,112 @@
+import type { EventSourceMessage } from 'eventsource-parser'
+import type * as ir from '../ir/index.js'
+
+export type { FormatId } from '../ir/format-id.js'
+
+/** What every converter returns: the value plus anything it had to drop or approximate (policy 2). */
+export interface Converted<T> {
+  value: T
+  warnings: ir.Warning[]
+}
+
+/** An SSE message as parsed (eventsource-parser's shape: `event`, `data`, `id`). */
+export type SseMessage = EventSourceMessage
+
+/** An SSE frame to write. `comment` alone writes `: comment` (a keep-alive). */
+export interface SseFrame {
+  event?: string
+  data?: string
+  comment?: string
+}
+
+/** What the gateway serves on a route of this format. */
+export type RouteKind = 'generate' | 'count-tokens' | 'list-models' | 'get-model'
+
+/** An inbound route this format answers. `model`/`stream` come from the path for content-generation. */
+export interface RouteMatch {
+  kind: RouteKind
+  model?: string
+  stream?: boolean
+  /** content-generation `:streamGenerateContent` without `alt=sse` answers with a JSON array. */
+  streamJsonArray?: boolean
+}
+
+/** What `matchRoute` reads: method, parsed URL and headers only. */
+export interface RouteRequest {
+  method: string
+  url: URL
+  headers: Headers
+}
+
+/** An upstream of this format, as the gateway is configured with it. */
+export interface UpstreamConfig {
+  /** Means what it means for this format's official SDK: OpenAI `…/v1`, Anthropic and Gemini without a version. */
+  baseURL: string
+  apiKey?: string
+  headers?: Record<string, string>
+  /** content-generation: the API version path segment. @defaultValue `'v1beta'` */
+  apiVersion?: string
+}
+
+export interface EncodeRequestOptions {
+  /** messages requires `max_tokens`; this fills it when the source had none. @defaultValue 4096 */
+  defaultMaxTokens?: number
+  /** content-generation schema dialect. @defaultValue `'json-schema'` (`parametersJsonSchema` / `responseJsonSchema`) */
+  schemaDialect?: 'json-schema' | 'openapi'
+}
+
+export interface EncodeStreamOptions {
+  /** chat-completions: write the final `choices: []` usage chunk (the client sent `stream_options.include_usage`). */
+  includeUsage?: boolean
+}
+
+/** A model entry for listings. */
+export interface ModelInfo {
+  id: string
+  displayName?: string
+  /** Epoch seconds. */
+  created?: number
+  ownedBy?: string
+}
+
+/**
+ * The contract every wire format implements (DESIGN §2). A format is one folder under
+ * `src/formats/<id>/` whose `index.ts` exports a `const x: Format`; if it compiles, the folder
+ * implements the contract. Directions: `decode*` is wire → IR, `encode*` is IR → wire.
+ */
+export interface Format {
+  readonly id: ir.FormatId
+
+  /** Inbound routing: `undefined` means "not mine". Pure. */
+  matchRoute(request: RouteRequest): RouteMatch | undefined
+  /** Outbound: URL and headers (auth, version, content type) for sending a request of this format upstream. */
+  upstreamTarget(
+    model: string,
+    kind: 'generate' | 'count-tokens',
+    stream: boolean,
+    upstream: UpstreamConfig,
+  ): { url: string; headers: Headers }
+
+  /** Validates and decodes a request body. Throws `InterlinguaError('invalid-request')` naming the JSON path. */
+  decodeRequest(body: unknown, route?: Partial<RouteMatch>): Converted<ir.Request>
+  encodeRequest(request: ir.Request, options?: EncodeRequestOptions): Converted<unknown>
+
+  /** Validates and decodes a response body (throws `invalid-request` on a malformed body). */
+  decodeResponse(body: unknown): Converted<ir.Response>
+  encodeResponse(response: ir.Response): Converted<unknown>
+
+  /** Upstream SSE → IR events. Bad vendor data becomes an `error` event, never a stream error. */
+  createDecodeStream(): TransformStream<SseMessage, ir.StreamEvent>
+  /** IR events → this format's SSE frames (event names, `[DONE]`, keep-alives, in-stream errors). */
+  createEncodeStream(options?: EncodeStreamOptions): TransformStream<ir.StreamEvent, SseFrame>
+
+  /** An error body (HTTP or in-stream) → IR. Total: never throws, whatever the body. */
+  decodeError(status: number, body: unknown): ir.ErrorInfo
+  /** IR → the status and body this format's official SDK understands. */
+  encodeError(error: ir.ErrorInfo): { status: number; body: unknown }
+
+  /** The token-count response body (`{input_tokens}` / `{totalTokens}`); undefined when the format has no such endpoint. */
+  encodeTokenCount?(inputTokens: number): unknown
+  /** The model-listing response body. */
+  encodeModelList(models: ModelInfo[]): unknown
+}

@@ -1,0 +1,96 @@
+import type * as z from 'zod/mini'
+import { formatPath, InterlinguaError } from '../errors.js'
+import type { FormatId } from '../ir/format-id.js'
+
+type Issue = z.core.$ZodIssue
+
+function describe(value: unknown): string {
+  if (value === null) return 'null'
+  if (Array.isArray(value)) return 'array'
+  return typeof value
+}
+
+function valueAt(root: unknown, path: ReadonlyArray<PropertyKey>): unknown {
+  let current: unknown = root
+  for (const key of path) {
+    if (current === null || typeof current !== 'object') return undefined
+    current = (current as Record<PropertyKey, unknown>)[key]
+  }
+  return current
+}
+
+function expectedOf(issue: Issue): string[] {
+  if (issue.code === 'invalid_type') return [String(issue.expected)]
+  if (issue.code === 'invalid_value') return issue.values.map((v) => JSON.stringify(v))
+  if (issue.code === 'invalid_union') return issue.errors.flatMap((branch) => branch.flatMap(expectedOf))
+  return []
+}
+
+/** A zod issue as one human sentence, zod-locale style: "expected string, received number". */
+function explain(issue: Issue, root: unknown): string {
+  const received = valueAt(root, issue.path)
+  switch (issue.code) {
+    case 'invalid_type':
+      return received === undefined
+        ? `required field is missing (expected ${String(issue.expected)})`
+        : `expected ${String(issue.expected)}, received ${describe(received)}`
+    case 'invalid_value':
+      return `expected one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}, received ${JSON.stringify(received)}`
+    case 'invalid_union': {
+      const expected = [...new Set(expectedOf(issue))]
+      return expected.length > 0
+        ? `expected ${expected.join(' or ')}, received ${describe(received)}`
+        : `invalid value (${describe(received)})`
+    }
+    case 'too_small':
+      return `must be ${issue.inclusive === false ? 'greater than' : 'at least'} ${String(issue.minimum)}${issue.origin === 'array' ? ' items' : issue.origin === 'string' ? ' characters' : ''}`
+    case 'too_big':
+      return `must be ${issue.inclusive === false ? 'less than' : 'at most'} ${String(issue.maximum)}${issue.origin === 'array' ? ' items' : issue.origin === 'string' ? ' characters' : ''}`
+    case 'invalid_format':
+      return `invalid ${issue.format}`
+    case 'not_multiple_of':
+      return `must be a multiple of ${String(issue.divisor)}`
+    default:
+      return issue.message || 'invalid value'
+  }
+}
+
+/** The deepest issue is the most useful: a union failing on its best branch names the inner field. */
+function pickIssue(issue: Issue): Issue {
+  if (issue.code !== 'invalid_union' || issue.errors.length === 0) return issue
+  // Prefer the branch that got furthest (longest path) when every branch failed on a nested field.
+  let best: Issue | undefined
+  for (const branch of issue.errors) {
+    for (const inner of branch) {
+      if (inner.path.length > 0 && (!best || inner.path.length > best.path.length)) best = inner
+    }
+  }
+  if (!best) return issue
+  return { ...best, path: [...issue.path, ...best.path] } as Issue
+}
+
+/**
+ * Validates wire input against a zod (mini) schema. On failure throws `InterlinguaError('invalid-request')`
+ * whose message starts with the JSON path of the first bad field, e.g.
+ * "`messages[0].content`: expected string or array, received number".
+ */
+export function parseWire<T>(schema: z.ZodMiniType<T>, body: unknown, format: FormatId, what = 'request'): T {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw new InterlinguaError('invalid-request', `The ${what} body must be a JSON object, received ${describe(body)}`, {
+      format,
+      issues: [{ path: '', message: `expected object, received ${describe(body)}` }],
+    })
+  }
+  const result = schema.safeParse(body)
+  if (result.success) return result.data
+  const issues = result.error.issues.map((raw) => {
+    const issue = pickIssue(raw)
+    return { path: formatPath(issue.path), message: explain(issue, body) }
+  })
+  const first = issues[0] ?? { path: '', message: 'invalid body' }
+  throw new InterlinguaError('invalid-request', first.path ? `${first.path}: ${first.message}` : first.message, {
+    format,
+    param: first.path,
+    issues,
+  })
+}
