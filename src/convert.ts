@@ -20,7 +20,10 @@ export interface ConvertOptions {
 export interface ConvertRequestOptions extends ConvertOptions, EncodeRequestOptions {}
 
 /** Reports warnings; in strict mode the first one becomes an error. */
-export function reportWarnings(warnings: ir.Warning[], options: Pick<ConvertOptions, 'strict' | 'onWarning' | 'to'>): void {
+export function reportWarnings(
+  warnings: ir.Warning[],
+  options: Pick<ConvertOptions, 'strict' | 'onWarning' | 'to'>,
+): void {
   if (warnings.length === 0) return
   if (options.strict) {
     const first = warnings[0] as ir.Warning

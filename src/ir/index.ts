@@ -5,10 +5,10 @@
  */
 export type * from './content.js'
 export type * from './error.js'
+export { errorCodeForStatus, errorStatus } from './error.js'
 export type * from './format-id.js'
+export { budgetForEffort, effortForBudget } from './reasoning.js'
 export type * from './request.js'
 export type * from './response.js'
 export type * from './stream-event.js'
 export type * from './warning.js'
-export { errorCodeForStatus, errorStatus } from './error.js'
-export { budgetForEffort, effortForBudget } from './reasoning.js'

@@ -57,11 +57,7 @@ export interface FunctionTool {
 
 export type Tool = FunctionTool
 
-export type ToolChoice =
-  | { type: 'auto' }
-  | { type: 'none' }
-  | { type: 'required' }
-  | { type: 'tool'; name: string }
+export type ToolChoice = { type: 'auto' } | { type: 'none' } | { type: 'required' } | { type: 'tool'; name: string }
 
 /** Reasoning effort levels, the union of OpenAI `reasoning_effort` and Anthropic `output_config.effort`. */
 export type ReasoningEffort = 'none' | 'minimal' | 'low' | 'medium' | 'high' | 'xhigh' | 'max'

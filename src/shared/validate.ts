@@ -76,10 +76,14 @@ function pickIssue(issue: Issue): Issue {
  */
 export function parseWire<T>(schema: z.ZodMiniType<T>, body: unknown, format: FormatId, what = 'request'): T {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-    throw new InterlinguaError('invalid-request', `The ${what} body must be a JSON object, received ${describe(body)}`, {
-      format,
-      issues: [{ path: '', message: `expected object, received ${describe(body)}` }],
-    })
+    throw new InterlinguaError(
+      'invalid-request',
+      `The ${what} body must be a JSON object, received ${describe(body)}`,
+      {
+        format,
+        issues: [{ path: '', message: `expected object, received ${describe(body)}` }],
+      },
+    )
   }
   const result = schema.safeParse(body)
   if (result.success) return result.data

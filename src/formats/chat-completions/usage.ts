@@ -36,7 +36,8 @@ export function encodeUsage(usage: ir.Usage): ChatCompletionsUsage {
   }
   if (usage.cachedInputTokens !== undefined || usage.cacheWriteInputTokens !== undefined) {
     wire.prompt_tokens_details = { cached_tokens: usage.cachedInputTokens ?? 0 }
-    if (usage.cacheWriteInputTokens !== undefined) wire.prompt_tokens_details.cache_write_tokens = usage.cacheWriteInputTokens
+    if (usage.cacheWriteInputTokens !== undefined)
+      wire.prompt_tokens_details.cache_write_tokens = usage.cacheWriteInputTokens
   }
   if (usage.reasoningTokens !== undefined) wire.completion_tokens_details = { reasoning_tokens: usage.reasoningTokens }
   return wire

@@ -33,7 +33,11 @@ export function decodeUsage(usage: Partial<MessagesUsage> | null | undefined): i
 export function decodePartialUsage(usage: Partial<MessagesUsage> | null | undefined): Partial<ir.Usage> {
   if (!usage) return {}
   const result: Partial<ir.Usage> = {}
-  if (usage.input_tokens !== undefined || usage.cache_read_input_tokens != null || usage.cache_creation_input_tokens != null) {
+  if (
+    usage.input_tokens !== undefined ||
+    usage.cache_read_input_tokens != null ||
+    usage.cache_creation_input_tokens != null
+  ) {
     const read = usage.cache_read_input_tokens ?? 0
     const written = usage.cache_creation_input_tokens ?? 0
     result.inputTokens = (usage.input_tokens ?? 0) + read + written
