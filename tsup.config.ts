@@ -1,7 +1,7 @@
 import { defineConfig } from 'tsup'
 
 export default defineConfig({
-  entry: ['src/index.ts', 'src/node.ts', 'src/cli.ts'],
+  entry: ['src/index.ts', 'src/node.ts', 'src/node/cli.ts'],
   format: ['esm', 'cjs'],
   dts: { entry: ['src/index.ts', 'src/node.ts'] },
   clean: true,

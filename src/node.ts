@@ -1,0 +1,155 @@
+/// <reference types="node" />
+/**
+ * @module interlingua/node
+ * Serve a Fetch handler (`(request: Request) => Promise<Response>`, e.g. `createGateway().fetch`) from
+ * `node:http`, with streaming, backpressure and disconnect handling.
+ *
+ * @example
+ * import { createServer } from 'node:http'
+ * import { createGateway } from 'interlingua'
+ * import { toNodeListener } from 'interlingua/node'
+ * createServer(toNodeListener(createGateway().fetch)).listen(8787, '127.0.0.1')
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http'
+
+/** Anything with the Fetch handler shape. */
+export type FetchHandler = (request: Request) => Response | Promise<Response>
+
+export interface NodeListenerOptions {
+  /**
+   * Request bodies are buffered (they are JSON documents); beyond this many bytes the bridge stops reading and
+   * answers 413 itself. The gateway's own `maxBodyBytes` (which answers in the client's format) should be lower.
+   * @defaultValue 64 MiB
+   */
+  maxBodyBytes?: number
+  /** Called when the handler throws or writing the response fails. @defaultValue logs to console.error */
+  onError?: (error: unknown) => void
+}
+
+const noBody = new Set(['GET', 'HEAD'])
+
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length
+      if (size > limit) {
+        req.pause()
+        resolve(undefined)
+        return
+      }
+      chunks.push(chunk)
+    })
+    req.on('end', () => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)))
+    req.on('error', reject)
+  })
+}
+
+/** Builds the Fetch `Request` for an incoming message (body buffered; `signal` aborts when the client goes away). */
+export async function toRequest(
+  req: IncomingMessage,
+  signal: AbortSignal,
+  maxBodyBytes = 64 * 1024 * 1024,
+): Promise<Request | undefined> {
+  const headers = new Headers()
+  const raw = req.rawHeaders
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i] as string
+    if (name.charCodeAt(0) === 58 /* ':' HTTP/2 pseudo-header */) continue
+    headers.append(name, raw[i + 1] as string)
+  }
+  const method = req.method ?? 'GET'
+  const host = req.headers.host ?? '127.0.0.1'
+  const url = `http://${host}${req.url ?? '/'}`
+  if (noBody.has(method)) return new Request(url, { method, headers, signal })
+  const body = await readBody(req, maxBodyBytes)
+  if (body === undefined) return undefined
+  return new Request(url, { method, headers, body: body as Uint8Array<ArrayBuffer>, signal })
+}
+
+/** Writes a Fetch `Response` to a `ServerResponse`, honouring backpressure; cancels the body if the client leaves. */
+export async function writeResponse(response: Response, res: ServerResponse): Promise<void> {
+  const headers: string[] = []
+  response.headers.forEach((value, name) => {
+    if (name === 'set-cookie') return
+    headers.push(name, value)
+  })
+  for (const cookie of response.headers.getSetCookie()) headers.push('set-cookie', cookie)
+  res.writeHead(response.status, response.statusText || undefined, headers)
+  const body = response.body
+  if (!body) {
+    res.end()
+    return
+  }
+  const reader = body.getReader()
+  const onClose = () => {
+    if (!res.writableFinished) reader.cancel().catch(() => {})
+  }
+  res.on('close', onClose)
+  try {
+    for (;;) {
+      const { done, value } = await reader.read()
+      if (done) break
+      if (res.destroyed) break
+      if (!res.write(value)) {
+        // Backpressure: wait until the socket drains (or closes).
+        await new Promise<void>((resolve) => {
+          const finish = () => {
+            res.off('drain', finish)
+            res.off('close', finish)
+            resolve()
+          }
+          res.on('drain', finish)
+          res.on('close', finish)
+        })
+      }
+      // Flush compression or other buffering middleware when present (Express + compression).
+      ;(res as unknown as { flush?: () => void }).flush?.()
+    }
+    if (!res.destroyed) res.end()
+  } finally {
+    res.off('close', onClose)
+    reader.releaseLock()
+  }
+}
+
+/**
+ * Turns a Fetch handler into a `node:http` request listener. A client disconnect aborts the request's
+ * signal (the gateway aborts its upstream fetch) and cancels the response body.
+ */
+export function toNodeListener(
+  handler: FetchHandler,
+  options: NodeListenerOptions = {},
+): (req: IncomingMessage, res: ServerResponse) => void {
+  const onError = options.onError ?? ((error: unknown) => console.error('[interlingua]', error))
+  const maxBodyBytes = options.maxBodyBytes ?? 64 * 1024 * 1024
+  return (req, res) => {
+    const controller = new AbortController()
+    res.on('close', () => {
+      if (!res.writableFinished) controller.abort()
+    })
+    void (async () => {
+      try {
+        const request = await toRequest(req, controller.signal, maxBodyBytes)
+        if (!request) {
+          res.writeHead(413, { 'content-type': 'application/json' })
+          res.end(JSON.stringify({ error: { message: `Request body exceeds ${maxBodyBytes} bytes` } }))
+          req.resume()
+          return
+        }
+        const response = await handler(request)
+        await writeResponse(response, res)
+      } catch (error) {
+        if (controller.signal.aborted) return
+        onError(error)
+        if (!res.headersSent) {
+          res.writeHead(500, { 'content-type': 'application/json' })
+          res.end(JSON.stringify({ error: { message: 'Internal error' } }))
+        } else {
+          res.destroy()
+        }
+      }
+    })()
+  }
+}

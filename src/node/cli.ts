@@ -1,0 +1,57 @@
+#!/usr/bin/env node
+/// <reference types="node" />
+/**
+ * `interlingua` — serve the gateway on 127.0.0.1:8787 (flags `--host`, `--port`, `--config file.json`;
+ * env `HOST`, `PORT`, `OPENAI_API_KEY`/`OPENAI_BASE_URL`, `ANTHROPIC_API_KEY`/`ANTHROPIC_BASE_URL`,
+ * `GEMINI_API_KEY`/`GEMINI_BASE_URL`, `INTERLINGUA_API_KEYS`). With no upstream it serves the embedded mock model.
+ */
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { createGateway } from '../gateway/create-gateway.js'
+import { toNodeListener } from '../node.js'
+import { loadCliConfig } from './cli-config.js'
+
+function main(): void {
+  const config = loadCliConfig(process.argv.slice(2), process.env)
+  const gateway = createGateway(config.gateway)
+  const server = createServer(toNodeListener(gateway.fetch))
+  server.keepAliveTimeout = 65_000
+  server.on('error', (error) => {
+    console.error(`interlingua: ${error.message}`)
+    process.exit(1)
+  })
+  server.listen(config.port, config.host, () => {
+    const { port } = server.address() as AddressInfo
+    const host = config.host.includes(':') ? `[${config.host}]` : config.host
+    const base = `http://${host}:${port}`
+    const lines = [
+      `interlingua gateway listening on ${base}`,
+      ...config.summary.map((line) => `  ${line}`),
+      config.openAccess
+        ? '  client keys: none required (INTERLINGUA_API_KEYS is unset, so any key is accepted)'
+        : '  client keys: required (INTERLINGUA_API_KEYS / config apiKeys)',
+      'Point the official SDKs at it:',
+      `  openai         new OpenAI({ baseURL: '${base}/v1', apiKey })`,
+      `  anthropic      new Anthropic({ baseURL: '${base}', apiKey })`,
+      `  @google/genai  new GoogleGenAI({ apiKey, httpOptions: { baseUrl: '${base}' } })`,
+    ]
+    console.log(lines.join('\n'))
+  })
+  let closing = false
+  const shutdown = (signal: string) => {
+    if (closing) return
+    closing = true
+    console.log(`interlingua: ${signal} received, shutting down`)
+    server.close(() => process.exit(0))
+    server.closeIdleConnections()
+    // Streams still open after a grace period are cut.
+    setTimeout(() => {
+      server.closeAllConnections()
+      process.exit(0)
+    }, 2_000).unref()
+  }
+  process.on('SIGINT', () => shutdown('SIGINT'))
+  process.on('SIGTERM', () => shutdown('SIGTERM'))
+}
+
+main()
