@@ -3,6 +3,7 @@ import { defineConfig } from 'vitest/config'
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    exclude: ['test/examples/**', 'test/runtimes/**', '**/node_modules/**'],
     reporters: ['default', 'json'],
     outputFile: { json: '.vitest-results.json' },
     testTimeout: 20_000,

@@ -1,0 +1,5 @@
+// The built library's gateway on the embedded mock model, as a module worker: the same file runs on Bun, Deno and workerd.
+import { createGateway } from '../../dist/index.js'
+
+const gateway = createGateway()
+export default { fetch: (request) => gateway.fetch(request) }
