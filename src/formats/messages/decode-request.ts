@@ -1,0 +1,277 @@
+/**
+ * messages request (wire) → IR. @see wire-formats.md §2.2–2.4
+ *
+ * - `system` (string or text blocks) → leading IR system message; `role: "system"` entries inside `messages` →
+ *   IR system messages kept in place with `providerData.messages.inPlace = true`.
+ * - A user turn holding `tool_result` blocks → one IR `tool` message (all results, in order) followed by an IR
+ *   `user` message with the remaining blocks, if any (wire-formats.md §5.2 #7).
+ * - Content given as an array whose only block is plain text is marked `providerData.messages.contentArray` so
+ *   the encoder (which writes such content as a string) can restore the array form exactly.
+ */
+import { invalidRequest } from '../../errors.js'
+import type * as ir from '../../ir/index.js'
+import { parseWire } from '../../shared/validate.js'
+import type { Converted, RouteMatch } from '../format.js'
+import {
+  decodeDocument,
+  decodeImage,
+  decodeRedacted,
+  decodeText,
+  decodeThinking,
+  decodeToolUse,
+  extrasOf,
+  type Json,
+} from './blocks.js'
+import { requestSchema, type WireBlock, type WireContent, type WireRequest } from './schema.js'
+
+const known = new Set([
+  'model',
+  'max_tokens',
+  'messages',
+  'system',
+  'temperature',
+  'top_p',
+  'top_k',
+  'stop_sequences',
+  'stream',
+  'tools',
+  'tool_choice',
+  'thinking',
+  'output_config',
+  'metadata',
+])
+
+interface Context {
+  warnings: ir.Warning[]
+  /** tool_use id → tool name, filled as assistant turns are read (policy 4). */
+  toolNames: Map<string, string>
+}
+
+/** True when `content` is an array holding exactly one plain text block (which the encoder would write as a string). */
+function isSinglePlainTextArray(content: WireContent): boolean {
+  if (typeof content === 'string' || content.length !== 1) return false
+  const block = content[0] as WireBlock
+  if (block.type !== 'text') return false
+  for (const key in block) if (key !== 'type' && key !== 'text') return false
+  return true
+}
+
+function dropped(ctx: Context, path: string, block: WireBlock): void {
+  ctx.warnings.push({ type: 'dropped', path, message: `${block.type} blocks are not supported here` })
+}
+
+function decodeToolResult(block: WireBlock, path: string, ctx: Context): ir.ToolResultPart {
+  const id = block.tool_use_id as string
+  const part: ir.ToolResultPart = { type: 'tool-result', toolCallId: id, content: [] }
+  const name = ctx.toolNames.get(id)
+  if (name !== undefined) part.toolName = name
+  if (typeof block.is_error === 'boolean') part.isError = block.is_error
+  const data = extrasOf(block, toolResultKeys) ?? {}
+  const content = block.content as WireContent | undefined
+  if (typeof content === 'string') part.content.push({ type: 'text', text: content })
+  else if (content !== undefined) {
+    if (isSinglePlainTextArray(content)) data.contentArray = true
+    else if (content.length === 0) data.contentArray = true
+    content.forEach((inner, k) => {
+      const innerPath = `${path}.content[${k}]`
+      if (inner.type === 'text') part.content.push(decodeText(inner))
+      else if (inner.type === 'image') part.content.push(decodeImage(inner, innerPath))
+      else if (inner.type === 'document') part.content.push(decodeDocument(inner, innerPath))
+      else dropped(ctx, innerPath, inner)
+    })
+  }
+  if (Object.keys(data).length > 0) part.providerData = { messages: data }
+  return part
+}
+
+const toolResultKeys = new Set(['type', 'tool_use_id', 'content', 'is_error'])
+
+function decodeUser(content: WireContent, path: string, ctx: Context, out: ir.Message[]): void {
+  if (typeof content === 'string') {
+    out.push({ role: 'user', content: [{ type: 'text', text: content }] })
+    return
+  }
+  const results: ir.ToolResultPart[] = []
+  const parts: ir.UserMessage['content'] = []
+  content.forEach((block, j) => {
+    const at = `${path}[${j}]`
+    switch (block.type) {
+      case 'text':
+        parts.push(decodeText(block))
+        break
+      case 'image':
+        parts.push(decodeImage(block, at))
+        break
+      case 'document':
+        parts.push(decodeDocument(block, at))
+        break
+      case 'tool_result':
+        results.push(decodeToolResult(block, at, ctx))
+        break
+      default:
+        dropped(ctx, at, block)
+    }
+  })
+  if (results.length > 0) out.push({ role: 'tool', content: results })
+  if (parts.length > 0 || results.length === 0) {
+    const message: ir.UserMessage = { role: 'user', content: parts }
+    if (results.length === 0 && isSinglePlainTextArray(content))
+      message.providerData = { messages: { contentArray: true } }
+    out.push(message)
+  }
+}
+
+function decodeAssistant(content: WireContent, path: string, ctx: Context): ir.AssistantMessage {
+  if (typeof content === 'string') return { role: 'assistant', content: [{ type: 'text', text: content }] }
+  const parts: ir.AssistantPart[] = []
+  content.forEach((block, j) => {
+    switch (block.type) {
+      case 'text':
+        parts.push(decodeText(block))
+        break
+      case 'tool_use': {
+        const part = decodeToolUse(block)
+        ctx.toolNames.set(part.id, part.name)
+        parts.push(part)
+        break
+      }
+      case 'thinking':
+        parts.push(decodeThinking(block))
+        break
+      case 'redacted_thinking':
+        parts.push(decodeRedacted(block))
+        break
+      default:
+        dropped(ctx, `${path}[${j}]`, block)
+    }
+  })
+  const message: ir.AssistantMessage = { role: 'assistant', content: parts }
+  if (isSinglePlainTextArray(content)) message.providerData = { messages: { contentArray: true } }
+  return message
+}
+
+function decodeSystem(content: WireContent, path: string, ctx: Context, data: Json | undefined): ir.SystemMessage {
+  const message: ir.SystemMessage = { role: 'system', content: [] }
+  if (typeof content === 'string') message.content.push({ type: 'text', text: content })
+  else {
+    content.forEach((block, j) => {
+      if (block.type === 'text') message.content.push(decodeText(block))
+      else dropped(ctx, `${path}[${j}]`, block)
+    })
+    if (isSinglePlainTextArray(content) || content.length === 0) data = { ...data, contentArray: true }
+  }
+  if (data !== undefined) message.providerData = { messages: data }
+  return message
+}
+
+function decodeTools(wire: NonNullable<WireRequest['tools']>, request: ir.Request): void {
+  const tools: ir.Tool[] = []
+  const server: unknown[] = []
+  wire.forEach((tool, i) => {
+    if (tool.type !== undefined && tool.type !== 'custom') {
+      server.push(tool)
+      return
+    }
+    if (tool.input_schema === undefined)
+      invalidRequest(`tools[${i}].input_schema`, 'required field is missing (expected object)', 'messages')
+    const out: ir.FunctionTool = { type: 'function', name: tool.name, parameters: tool.input_schema }
+    if (tool.description !== undefined) out.description = tool.description
+    if (tool.strict !== undefined) out.strict = tool.strict
+    const extras = extrasOf(tool, toolKeys)
+    if (extras) out.providerData = { messages: extras }
+    tools.push(out)
+  })
+  if (tools.length > 0 || server.length === 0) request.tools = tools
+  if (server.length > 0) extension(request).tools = server
+}
+
+const toolKeys = new Set(['name', 'description', 'input_schema', 'strict'])
+
+function extension(request: ir.Request): Json {
+  request.extensions ??= {}
+  request.extensions.messages ??= {}
+  return request.extensions.messages
+}
+
+function decodeThinkingConfig(body: WireRequest, request: ir.Request): void {
+  const thinking = body.thinking
+  const effort = body.output_config?.effort
+  if (!thinking && !effort) return
+  const reasoning: ir.ReasoningConfig = {}
+  if (thinking) {
+    if (thinking.type === 'disabled') reasoning.enabled = false
+    else if (thinking.type === 'enabled' || thinking.type === 'adaptive' || thinking.type === 'between_tools') {
+      reasoning.enabled = true
+    }
+    if (thinking.type === 'enabled' && thinking.budget_tokens !== undefined)
+      reasoning.budgetTokens = thinking.budget_tokens
+    if (thinking.display === 'omitted') reasoning.includeThoughts = false
+    else if (thinking.display === 'summarized') reasoning.includeThoughts = true
+  }
+  if (effort) reasoning.effort = effort
+  // The raw thinking object comes back verbatim on a same-format encode; `effort` marks output_config.effort.
+  const data: Json = {}
+  if (thinking) data.thinking = thinking
+  if (effort) data.effort = effort
+  reasoning.providerData = { messages: data }
+  request.reasoning = reasoning
+}
+
+/** Decodes a messages request body. `route.kind === 'count-tokens'` makes `max_tokens` optional. */
+export function decodeRequest(body: unknown, route?: Partial<RouteMatch>): Converted<ir.Request> {
+  const wire = parseWire(requestSchema, body, 'messages')
+  if (wire.max_tokens === undefined && route?.kind !== 'count-tokens') {
+    invalidRequest('max_tokens', 'required field is missing (expected number)', 'messages')
+  }
+  const ctx: Context = { warnings: [], toolNames: new Map() }
+  const messages: ir.Message[] = []
+  if (wire.system !== undefined) {
+    messages.push(decodeSystem(wire.system, 'system', ctx, undefined))
+  }
+  wire.messages.forEach((message, i) => {
+    const path = `messages[${i}].content`
+    if (message.role === 'user') decodeUser(message.content, path, ctx, messages)
+    else if (message.role === 'assistant') messages.push(decodeAssistant(message.content, path, ctx))
+    else messages.push(decodeSystem(message.content, path, ctx, { inPlace: true }))
+    for (const key in message) {
+      if (key !== 'role' && key !== 'content') {
+        ctx.warnings.push({ type: 'dropped', path: `messages[${i}].${key}`, message: `unknown message field ${key}` })
+      }
+    }
+  })
+  const request: ir.Request = { model: wire.model, messages }
+  if (wire.max_tokens !== undefined) request.maxTokens = wire.max_tokens
+  if (wire.temperature !== undefined) request.temperature = wire.temperature
+  if (wire.top_p !== undefined) request.topP = wire.top_p
+  if (wire.top_k !== undefined) request.topK = wire.top_k
+  if (wire.stop_sequences !== undefined) request.stopSequences = wire.stop_sequences
+  if (wire.stream !== undefined) request.stream = wire.stream
+  if (wire.tools !== undefined) decodeTools(wire.tools, request)
+  const choice = wire.tool_choice
+  if (choice) {
+    if (choice.type === 'tool') {
+      if (choice.name === undefined)
+        invalidRequest('tool_choice.name', 'required field is missing (expected string)', 'messages')
+      request.toolChoice = { type: 'tool', name: choice.name }
+    } else request.toolChoice = { type: choice.type === 'any' ? 'required' : choice.type }
+    if (choice.disable_parallel_tool_use !== undefined) request.parallelToolCalls = !choice.disable_parallel_tool_use
+  }
+  decodeThinkingConfig(wire, request)
+  const output = wire.output_config
+  if (output) {
+    const format = output.format
+    if (format?.type === 'json_schema' && format.schema !== undefined) {
+      request.responseFormat = { type: 'json-schema', schema: format.schema }
+    }
+    const rest = extrasOf(output, new Set(['effort', ...(request.responseFormat ? ['format'] : [])]))
+    if (rest) extension(request).output_config = rest
+  }
+  const metadata = wire.metadata
+  if (metadata !== undefined) {
+    const onlyUser = metadata !== null && typeof metadata.user_id === 'string' && Object.keys(metadata).length === 1
+    if (onlyUser) request.user = metadata.user_id as string
+    else extension(request).metadata = metadata
+  }
+  for (const key in wire) if (!known.has(key)) extension(request)[key] = (wire as Json)[key]
+  return { value: request, warnings: ctx.warnings }
+}
