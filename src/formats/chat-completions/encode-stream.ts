@@ -1,0 +1,230 @@
+import type * as ir from '../../ir/index.js'
+import type { EncodeStreamOptions, SseFrame } from '../format.js'
+import { fromFinishReason } from './finish-reason.js'
+import { encodeReasoningCarrier } from './reasoning-carrier.js'
+import { encodeUsage } from './usage.js'
+
+/**
+ * IR stream events → chat-completions SSE frames (`data: <chunk>` only, `[DONE]` at the end, `: ping`
+ * comments as keep-alives), in the shape the official `openai` SDK accumulates:
+ *
+ * - `message-start` → the first chunk, `delta: {role: 'assistant', content: ''}`.
+ * - text → `delta.content`; a text block flagged `providerData['chat-completions'].refusal` → `delta.refusal`;
+ *   reasoning → `delta.reasoning_content`; tool calls → `delta.tool_calls[{index: <ordinal>, …}]`.
+ * - Reasoning blocks and blocks with foreign provider data → ONE `delta.reasoning_details` (the policy-3
+ *   carrier, whole) just before the finish chunk, because the SDK keeps only the last value of that field.
+ * - `finish` → `delta: {}` + `finish_reason`, then (with `includeUsage`) a `choices: []` usage chunk, then `[DONE]`.
+ * - `error` → `data: {"error": {message, type, param, code}}` then `[DONE]`; nothing after it.
+ * - Input that ends with neither finish nor error is closed as a `stop` finish.
+ *
+ * Grammar violations (events before `message-start`, unknown block indices, events after the end) never throw.
+ */
+export function createEncodeStream(options?: EncodeStreamOptions): TransformStream<ir.StreamEvent, SseFrame> {
+  const encoder = new ChunkEncoder(options?.includeUsage === true)
+  return new TransformStream<ir.StreamEvent, SseFrame>({
+    transform(event, controller) {
+      encoder.event(event, (frame) => controller.enqueue(frame))
+    },
+    flush(controller) {
+      encoder.end((frame) => controller.enqueue(frame))
+    },
+  })
+}
+
+type Write = (frame: SseFrame) => void
+
+interface BlockRecord {
+  part: ir.AssistantPart
+  /** chat-completions `tool_calls[].index` (ordinal among tool calls). */
+  toolIndex?: number
+  refusal?: boolean
+}
+
+const done: SseFrame = { data: '[DONE]' }
+
+function isRefusal(providerData: ir.ProviderData | undefined): boolean {
+  return providerData?.['chat-completions']?.refusal === true
+}
+
+function mergeProviderData(part: ir.AssistantPart, providerData: ir.ProviderData | undefined): void {
+  if (!providerData) return
+  const merged: ir.ProviderData = { ...part.providerData }
+  for (const key of Object.keys(providerData) as ir.FormatId[]) merged[key] = { ...merged[key], ...providerData[key] }
+  part.providerData = merged
+}
+
+class ChunkEncoder {
+  private ended = false
+  private id = ''
+  private model = ''
+  private created = 0
+  private started = false
+  private readonly blocks = new Map<number, BlockRecord>()
+  private toolCount = 0
+  private usage: Partial<ir.Usage> = {}
+
+  constructor(private readonly includeUsage: boolean) {}
+
+  event(event: ir.StreamEvent, write: Write): void {
+    if (this.ended) return
+    if (event.type === 'ping') {
+      write({ comment: 'ping' })
+      return
+    }
+    if (event.type === 'error') {
+      write({ data: JSON.stringify({ error: errorObject(event.error) }) })
+      write(done)
+      this.ended = true
+      return
+    }
+    if (event.type === 'message-start') {
+      if (this.started) return
+      this.start(write, event)
+      if (event.usage) Object.assign(this.usage, event.usage)
+      return
+    }
+    if (!this.started) this.start(write, undefined)
+    switch (event.type) {
+      case 'text-start':
+        this.blocks.set(event.index, {
+          part: { type: isRefusal(event.providerData) ? 'refusal' : 'text', text: '' },
+          refusal: isRefusal(event.providerData),
+        })
+        this.merge(event.index, event.providerData)
+        return
+      case 'text-delta': {
+        this.merge(event.index, event.providerData)
+        if (event.text === '') return
+        const refusal = this.blocks.get(event.index)?.refusal ?? isRefusal(event.providerData)
+        this.write(write, refusal ? { refusal: event.text } : { content: event.text })
+        return
+      }
+      case 'reasoning-start': {
+        const part: ir.AssistantPart =
+          event.redactedData === undefined
+            ? { type: 'reasoning', text: '' }
+            : { type: 'redacted-reasoning', data: event.redactedData }
+        this.blocks.set(event.index, { part })
+        this.merge(event.index, event.providerData)
+        return
+      }
+      case 'reasoning-delta': {
+        this.merge(event.index, event.providerData)
+        const part = this.blocks.get(event.index)?.part
+        if (part?.type === 'reasoning') part.text += event.text
+        if (event.text !== '') this.write(write, { reasoning_content: event.text })
+        return
+      }
+      case 'tool-call-start': {
+        const toolIndex = this.toolCount++
+        this.blocks.set(event.index, {
+          part: { type: 'tool-call', id: event.id, name: event.name, arguments: '' },
+          toolIndex,
+        })
+        this.merge(event.index, event.providerData)
+        this.write(write, {
+          tool_calls: [
+            { index: toolIndex, id: event.id, type: 'function', function: { name: event.name, arguments: '' } },
+          ],
+        })
+        return
+      }
+      case 'tool-call-delta': {
+        this.merge(event.index, event.providerData)
+        const toolIndex = this.blocks.get(event.index)?.toolIndex
+        if (toolIndex === undefined || event.argumentsDelta === '') return
+        this.write(write, { tool_calls: [{ index: toolIndex, function: { arguments: event.argumentsDelta } }] })
+        return
+      }
+      case 'text-end':
+      case 'reasoning-end':
+      case 'tool-call-end':
+        this.merge(event.index, event.providerData)
+        return
+      case 'usage':
+        Object.assign(this.usage, event.usage)
+        return
+      case 'finish':
+        if (event.usage) Object.assign(this.usage, event.usage)
+        this.finish(write, event.finishReason)
+        return
+    }
+  }
+
+  end(write: Write): void {
+    if (this.ended) return
+    if (!this.started) this.start(write, undefined)
+    this.finish(write, { unified: 'stop' })
+  }
+
+  private start(write: Write, event: ir.MessageStartEvent | undefined): void {
+    this.started = true
+    this.id = event?.id || `chatcmpl-${globalThis.crypto.randomUUID().replaceAll('-', '')}`
+    this.model = event?.model ?? ''
+    this.created = event?.created ?? Math.floor(Date.now() / 1000)
+    this.write(write, { role: 'assistant', content: '' })
+  }
+
+  private merge(index: number, providerData: ir.ProviderData | undefined): void {
+    const block = this.blocks.get(index)
+    if (block && providerData) mergeProviderData(block.part, providerData)
+  }
+
+  private chunk(choices: unknown[], usage?: unknown): string {
+    const chunk: Record<string, unknown> = {
+      id: this.id,
+      object: 'chat.completion.chunk',
+      created: this.created,
+      model: this.model,
+      choices,
+    }
+    if (this.includeUsage) chunk.usage = usage ?? null
+    return JSON.stringify(chunk)
+  }
+
+  private write(write: Write, delta: Record<string, unknown>, finishReason: string | null = null): void {
+    write({ data: this.chunk([{ index: 0, delta, logprobs: null, finish_reason: finishReason }]) })
+  }
+
+  private finish(write: Write, reason: ir.FinishReason): void {
+    const parts = [...this.blocks.entries()].sort((a, b) => a[0] - b[0]).map(([, block]) => block.part)
+    const carrier = encodeReasoningCarrier(parts)
+    if (carrier.details) this.write(write, { reasoning_details: carrier.details })
+    this.write(write, {}, fromFinishReason(reason, this.toolCount > 0))
+    if (this.includeUsage) {
+      const usage: ir.Usage = {
+        ...this.usage,
+        inputTokens: this.usage.inputTokens ?? 0,
+        outputTokens: this.usage.outputTokens ?? 0,
+      }
+      write({ data: this.chunk([], encodeUsage(usage)) })
+    }
+    write(done)
+    this.ended = true
+  }
+}
+
+function errorType(error: ir.ErrorInfo): string {
+  if (error.rawFormat === 'chat-completions' && error.vendorType) return error.vendorType
+  if (error.status === 429) return 'rate_limit_error'
+  if (error.status >= 500) return 'server_error'
+  if (error.status === 401) return 'authentication_error'
+  if (error.status === 403) return 'permission_error'
+  return 'invalid_request_error'
+}
+
+/** The chat-completions error body's `error` object. */
+function errorObject(error: ir.ErrorInfo): {
+  message: string
+  type: string
+  param: string | null
+  code: string | null
+} {
+  return {
+    message: error.message,
+    type: errorType(error),
+    param: error.param ?? null,
+    code:
+      error.rawFormat === 'chat-completions' && error.vendorCode ? error.vendorCode : error.code.replaceAll('-', '_'),
+  }
+}
