@@ -1,0 +1,294 @@
+/**
+ * Anthropic Messages SSE → IR stream events. @see wire-formats.md §2.7, §4.3, §5.10
+ *
+ * Dispatch is on `data.type` (the event name is the fallback), like the official SDK. Wire block indices are
+ * mapped to IR block indices (0-based, contiguous in start order). Server-tool blocks (`server_tool_use`,
+ * `web_search_tool_result`, …) and unknown block types have no IR stream equivalent: their start, deltas and stop
+ * are skipped entirely (a stream has no warnings channel; the non-streaming decoder reports them). Unknown event
+ * and delta types are ignored, as the SDK does. Bad vendor data (malformed JSON, wrong shapes, a stream that ends
+ * before `message_stop`) becomes an `error` event, never a stream error; nothing follows an error.
+ */
+import type * as ir from '../../ir/index.js'
+import type { SseMessage } from '../format.js'
+import { decodeError } from './errors.js'
+import { toFinishReason } from './finish-reason.js'
+import { decodePartialUsage, decodeUsage, type MessagesUsage } from './usage.js'
+
+type Json = Record<string, unknown>
+
+const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value)
+
+interface OpenBlock {
+  kind: 'text' | 'reasoning' | 'tool-call'
+  index: number
+  signature?: string
+  citations?: unknown[]
+}
+
+/** A wire block that is skipped (server tools, unknown types): its deltas and stop are ignored. */
+const skipped = 'skipped' as const
+
+const textKeys = new Set(['type', 'text', 'citations'])
+const thinkingKeys = new Set(['type', 'thinking', 'signature'])
+const redactedKeys = new Set(['type', 'data'])
+const toolUseKeys = new Set(['type', 'id', 'name', 'input'])
+
+/** The block's keys beyond `known`, as provider data (undefined when none). */
+function extras(block: Json, known: ReadonlySet<string>): ir.ProviderData | undefined {
+  let out: Json | undefined
+  for (const key in block) {
+    if (known.has(key)) continue
+    if (out === undefined) out = {}
+    out[key] = block[key]
+  }
+  return out === undefined ? undefined : { messages: out }
+}
+
+function upstreamError(message: string): ir.ErrorEvent {
+  return { type: 'error', error: { code: 'upstream', status: 502, message, rawFormat: 'messages' } }
+}
+
+const isIndex = (value: unknown): value is number => typeof value === 'number' && Number.isInteger(value) && value >= 0
+
+export function createDecodeStream(): TransformStream<SseMessage, ir.StreamEvent> {
+  const blocks = new Map<number, OpenBlock | typeof skipped>()
+  let nextIndex = 0
+  let started = false
+  let done = false
+  let sawToolUse = false
+  const usage: Partial<MessagesUsage> = {}
+  let hasUsage = false
+  let stopReason: string | null | undefined
+  let stopSequence: string | undefined
+
+  function mergeUsage(wire: unknown): void {
+    if (!isObject(wire)) return
+    hasUsage = true
+    // Cumulative values: a present field overwrites, an absent or null one keeps the earlier value.
+    for (const key in wire) if (wire[key] !== undefined && wire[key] !== null) usage[key] = wire[key]
+  }
+
+  function endEvent(block: OpenBlock): ir.StreamEvent {
+    if (block.kind === 'text') {
+      const event: ir.TextEndEvent = { type: 'text-end', index: block.index }
+      if (block.citations) event.providerData = { messages: { citations: block.citations } }
+      return event
+    }
+    if (block.kind === 'reasoning') {
+      const event: ir.ReasoningEndEvent = { type: 'reasoning-end', index: block.index }
+      if (block.signature !== undefined) event.providerData = { messages: { signature: block.signature } }
+      return event
+    }
+    return { type: 'tool-call-end', index: block.index }
+  }
+
+  function closeAll(controller: TransformStreamDefaultController<ir.StreamEvent>): void {
+    for (const block of blocks.values()) if (block !== skipped) controller.enqueue(endEvent(block))
+    blocks.clear()
+  }
+
+  function fail(controller: TransformStreamDefaultController<ir.StreamEvent>, event: ir.ErrorEvent): void {
+    done = true
+    blocks.clear()
+    controller.enqueue(event)
+  }
+
+  function blockStart(data: Json, controller: TransformStreamDefaultController<ir.StreamEvent>): string | undefined {
+    const wireIndex = data.index
+    const block = data.content_block
+    if (!isIndex(wireIndex)) return 'content_block_start.index: expected a non-negative integer'
+    if (!isObject(block) || typeof block.type !== 'string') return 'content_block_start.content_block: expected a block'
+    if (blocks.has(wireIndex)) return `content_block_start.index: block ${wireIndex} is already open`
+    const index = nextIndex
+    switch (block.type) {
+      case 'text': {
+        const event: ir.TextStartEvent = { type: 'text-start', index }
+        const extra = extras(block, textKeys)
+        if (extra) event.providerData = extra
+        controller.enqueue(event)
+        if (typeof block.text === 'string' && block.text !== '')
+          controller.enqueue({ type: 'text-delta', index, text: block.text })
+        blocks.set(wireIndex, { kind: 'text', index })
+        break
+      }
+      case 'thinking': {
+        const event: ir.ReasoningStartEvent = { type: 'reasoning-start', index }
+        const extra = extras(block, thinkingKeys)
+        if (extra) event.providerData = extra
+        controller.enqueue(event)
+        if (typeof block.thinking === 'string' && block.thinking !== '')
+          controller.enqueue({ type: 'reasoning-delta', index, text: block.thinking })
+        const open: OpenBlock = { kind: 'reasoning', index }
+        if (typeof block.signature === 'string' && block.signature !== '') open.signature = block.signature
+        blocks.set(wireIndex, open)
+        break
+      }
+      case 'redacted_thinking': {
+        if (typeof block.data !== 'string') return 'content_block_start.content_block.data: expected string'
+        const event: ir.ReasoningStartEvent = { type: 'reasoning-start', index, redactedData: block.data }
+        const extra = extras(block, redactedKeys)
+        if (extra) event.providerData = extra
+        controller.enqueue(event)
+        blocks.set(wireIndex, { kind: 'reasoning', index })
+        break
+      }
+      case 'tool_use': {
+        if (typeof block.id !== 'string') return 'content_block_start.content_block.id: expected string'
+        if (typeof block.name !== 'string') return 'content_block_start.content_block.name: expected string'
+        const event: ir.ToolCallStartEvent = { type: 'tool-call-start', index, id: block.id, name: block.name }
+        const extra = extras(block, toolUseKeys)
+        if (extra) event.providerData = extra
+        controller.enqueue(event)
+        if (isObject(block.input) && Object.keys(block.input).length > 0)
+          controller.enqueue({ type: 'tool-call-delta', index, argumentsDelta: JSON.stringify(block.input) })
+        sawToolUse = true
+        blocks.set(wireIndex, { kind: 'tool-call', index })
+        break
+      }
+      default:
+        blocks.set(wireIndex, skipped)
+        return undefined
+    }
+    nextIndex++
+    return undefined
+  }
+
+  function blockDelta(data: Json, controller: TransformStreamDefaultController<ir.StreamEvent>): string | undefined {
+    const block = isIndex(data.index) ? blocks.get(data.index) : undefined
+    if (block === undefined) return `content_block_delta.index: no open block ${String(data.index)}`
+    if (block === skipped) return undefined
+    const delta = data.delta
+    if (!isObject(delta)) return 'content_block_delta.delta: expected an object'
+    const index = block.index
+    switch (delta.type) {
+      case 'text_delta':
+        if (typeof delta.text !== 'string') return 'content_block_delta.delta.text: expected string'
+        if (block.kind === 'text') controller.enqueue({ type: 'text-delta', index, text: delta.text })
+        break
+      case 'thinking_delta':
+        if (typeof delta.thinking !== 'string') return 'content_block_delta.delta.thinking: expected string'
+        if (block.kind === 'reasoning') controller.enqueue({ type: 'reasoning-delta', index, text: delta.thinking })
+        break
+      case 'input_json_delta':
+        if (typeof delta.partial_json !== 'string') return 'content_block_delta.delta.partial_json: expected string'
+        if (block.kind === 'tool-call' && delta.partial_json !== '')
+          controller.enqueue({ type: 'tool-call-delta', index, argumentsDelta: delta.partial_json })
+        break
+      case 'signature_delta':
+        if (typeof delta.signature !== 'string') return 'content_block_delta.delta.signature: expected string'
+        block.signature = delta.signature
+        break
+      case 'citations_delta':
+        if (block.kind === 'text') {
+          if (block.citations) block.citations.push(delta.citation)
+          else block.citations = [delta.citation]
+        }
+        break
+      default:
+      // Future delta types: ignored, as the SDK's accumulator does.
+    }
+    return undefined
+  }
+
+  function handle(data: Json, type: string, controller: TransformStreamDefaultController<ir.StreamEvent>): void {
+    let problem: string | undefined
+    switch (type) {
+      case 'message_start': {
+        const message = data.message
+        if (!isObject(message)) problem = 'message_start.message: expected an object'
+        else if (started) problem = 'message_start: a second message_start'
+        else {
+          started = true
+          mergeUsage(message.usage)
+          const event: ir.MessageStartEvent = {
+            type: 'message-start',
+            id: typeof message.id === 'string' ? message.id : '',
+            model: typeof message.model === 'string' ? message.model : '',
+          }
+          if (isObject(message.usage)) event.usage = decodePartialUsage(message.usage as Partial<MessagesUsage>)
+          controller.enqueue(event)
+        }
+        break
+      }
+      case 'content_block_start':
+        problem = started ? blockStart(data, controller) : 'content_block_start: before message_start'
+        break
+      case 'content_block_delta':
+        problem = blockDelta(data, controller)
+        break
+      case 'content_block_stop': {
+        const block = isIndex(data.index) ? blocks.get(data.index) : undefined
+        if (block === undefined) problem = `content_block_stop.index: no open block ${String(data.index)}`
+        else {
+          blocks.delete(data.index as number)
+          if (block !== skipped) controller.enqueue(endEvent(block))
+        }
+        break
+      }
+      case 'message_delta': {
+        const delta = isObject(data.delta) ? data.delta : {}
+        if (delta.stop_reason !== undefined)
+          stopReason = typeof delta.stop_reason === 'string' ? delta.stop_reason : null
+        if (typeof delta.stop_sequence === 'string') stopSequence = delta.stop_sequence
+        if (isObject(data.usage)) {
+          mergeUsage(data.usage)
+          controller.enqueue({ type: 'usage', usage: decodePartialUsage(usage) })
+        }
+        break
+      }
+      case 'message_stop': {
+        if (!started) {
+          problem = 'message_stop: before message_start'
+          break
+        }
+        closeAll(controller)
+        const event: ir.FinishEvent = { type: 'finish', finishReason: toFinishReason(stopReason, sawToolUse) }
+        if (stopSequence !== undefined) event.stopSequence = stopSequence
+        const final = hasUsage ? decodeUsage(usage) : undefined
+        if (final) event.usage = final
+        controller.enqueue(event)
+        done = true
+        break
+      }
+      case 'ping':
+        controller.enqueue({ type: 'ping' })
+        break
+      case 'error':
+        fail(controller, { type: 'error', error: decodeError(200, data) })
+        break
+      default:
+      // Unknown event types are ignored (the SDK yields them raw; its accumulator skips them).
+    }
+    if (problem !== undefined) fail(controller, upstreamError(`messages stream: ${problem}`))
+  }
+
+  return new TransformStream<SseMessage, ir.StreamEvent>({
+    transform(message, controller) {
+      if (done) return
+      const text = message.data
+      if (text.trim() === '') {
+        // The SDK skips named events with empty data; an empty ping is still a keep-alive.
+        if (message.event === 'ping') controller.enqueue({ type: 'ping' })
+        return
+      }
+      let data: unknown
+      try {
+        data = JSON.parse(text)
+      } catch {
+        fail(controller, upstreamError(`messages stream: malformed JSON in a ${message.event ?? 'message'} event`))
+        return
+      }
+      if (!isObject(data)) {
+        fail(controller, upstreamError(`messages stream: ${message.event ?? 'message'} data is not an object`))
+        return
+      }
+      const type = typeof data.type === 'string' ? data.type : message.event
+      if (type !== undefined) handle(data, type, controller)
+    },
+    flush(controller) {
+      if (done) return
+      closeAll(controller)
+      controller.enqueue(upstreamError('messages stream: the upstream ended before message_stop'))
+    },
+  })
+}

@@ -1,0 +1,264 @@
+/**
+ * IR stream events → Anthropic Messages SSE frames. @see wire-formats.md §2.7, §4.3, §5.10
+ *
+ * The official SDK needs named events, a `usage` object in `message_start` and `message_delta`, a closing
+ * `message_stop`, and block indices 0..n contiguous in start order with blocks strictly sequential. The IR may
+ * have several blocks open at once (chat-completions interleaves tool calls by index): one block is "current" on
+ * the wire and the events of the other open blocks are queued until it ends, then replayed in start order. The
+ * queue holds only what the upstream interleaves. Text blocks are opened on the wire at their first non-empty
+ * delta, so an empty text block is not written at all (the API rejects empty text blocks sent back to it).
+ */
+import type * as ir from '../../ir/index.js'
+import { toMessagesToolId } from '../../shared/tool-ids.js'
+import type { EncodeStreamOptions, SseFrame } from '../format.js'
+import { encodeError } from './errors.js'
+import { fromFinishReason } from './finish-reason.js'
+import { encodeUsage } from './usage.js'
+
+type Json = Record<string, unknown>
+type BlockEvent = Exclude<
+  ir.StreamEvent,
+  ir.MessageStartEvent | ir.UsageEvent | ir.FinishEvent | ir.ErrorEvent | ir.PingEvent
+>
+
+interface Block {
+  kind: 'text' | 'thinking' | 'redacted' | 'tool-call'
+  /** Wire index once the block is written (text blocks open lazily). */
+  wireIndex?: number
+  /** Provider data of the messages namespace, merged over start, deltas and end. */
+  data?: Json
+  /** Events waiting while another block holds the wire. */
+  pending?: BlockEvent[]
+}
+
+const coreKeys = new Set(['type', 'text', 'thinking', 'signature', 'citations', 'data', 'id', 'name', 'input'])
+
+/** `block` with the start event's own extra keys (cache_control, caller, …) spread back. */
+function withExtras(block: Json, data: Json | undefined): Json {
+  if (data) for (const key in data) if (!coreKeys.has(key)) block[key] = data[key]
+  return block
+}
+
+function wireUsage(usage: Partial<ir.Usage>): Json {
+  const wire = encodeUsage(usage)
+  const out: Json = {
+    output_tokens: wire.output_tokens,
+    input_tokens: wire.input_tokens,
+    cache_creation_input_tokens: wire.cache_creation_input_tokens,
+    cache_read_input_tokens: wire.cache_read_input_tokens,
+  }
+  if (wire.output_tokens_details) out.output_tokens_details = wire.output_tokens_details
+  return out
+}
+
+function mergeUsage(into: Partial<ir.Usage>, from: Partial<ir.Usage> | undefined): void {
+  if (!from) return
+  for (const key in from) {
+    const value = from[key as keyof ir.Usage]
+    if (value !== undefined) into[key as keyof ir.Usage] = value
+  }
+}
+
+const endOf = {
+  text: 'text-end',
+  thinking: 'reasoning-end',
+  redacted: 'reasoning-end',
+  'tool-call': 'tool-call-end',
+} as const
+
+export function createEncodeStream(_options?: EncodeStreamOptions): TransformStream<ir.StreamEvent, SseFrame> {
+  const blocks = new Map<number, Block>()
+  /** Blocks started while another held the wire, in start order. */
+  const waiting: number[] = []
+  let current: number | undefined
+  let nextWireIndex = 0
+  let started = false
+  let done = false
+  let sawToolCall = false
+  const usage: Partial<ir.Usage> = {}
+  let out!: TransformStreamDefaultController<SseFrame>
+
+  const write = (event: string, data: Json): void => out.enqueue({ event, data: JSON.stringify(data) })
+
+  function messageStart(id: string, model: string, known: Partial<ir.Usage> | undefined): void {
+    started = true
+    mergeUsage(usage, known)
+    const wire = encodeUsage(known ?? {})
+    // Like the real service: a small non-zero output count at the start; message_delta carries the real one.
+    if (known?.outputTokens === undefined) wire.output_tokens = 1
+    const message = {
+      id,
+      type: 'message',
+      role: 'assistant',
+      model,
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: wire,
+    }
+    write('message_start', { type: 'message_start', message })
+  }
+
+  function open(block: Block, content: Json): void {
+    block.wireIndex = nextWireIndex++
+    write('content_block_start', { type: 'content_block_start', index: block.wireIndex, content_block: content })
+  }
+
+  const delta = (block: Block, value: Json): void =>
+    write('content_block_delta', { type: 'content_block_delta', index: block.wireIndex, delta: value })
+
+  /** Writes one block event; the block holds the wire. */
+  function apply(event: BlockEvent): void {
+    if (event.type === 'text-start' || event.type === 'reasoning-start' || event.type === 'tool-call-start') {
+      const data = event.providerData?.messages
+      current = event.index
+      if (event.type === 'text-start') {
+        blocks.set(event.index, { kind: 'text', data })
+      } else if (event.type === 'reasoning-start') {
+        const redacted = event.redactedData !== undefined
+        const block: Block = { kind: redacted ? 'redacted' : 'thinking', data }
+        blocks.set(event.index, block)
+        const content = redacted
+          ? { type: 'redacted_thinking', data: event.redactedData }
+          : { type: 'thinking', thinking: '', signature: '' }
+        open(block, withExtras(content, data))
+      } else {
+        sawToolCall = true
+        const block: Block = { kind: 'tool-call', data }
+        blocks.set(event.index, block)
+        open(block, withExtras({ type: 'tool_use', id: toMessagesToolId(event.id), name: event.name, input: {} }, data))
+      }
+      return
+    }
+    const block = blocks.get(event.index)
+    if (!block) return
+    const own = event.providerData?.messages
+    if (own) block.data = { ...block.data, ...own }
+    switch (event.type) {
+      case 'text-delta':
+        if (event.text === '') return
+        if (block.wireIndex === undefined) open(block, withExtras({ type: 'text', text: '' }, block.data))
+        delta(block, { type: 'text_delta', text: event.text })
+        return
+      case 'reasoning-delta':
+        if (block.kind === 'thinking' && event.text !== '')
+          delta(block, { type: 'thinking_delta', thinking: event.text })
+        return
+      case 'tool-call-delta':
+        if (event.argumentsDelta !== '') delta(block, { type: 'input_json_delta', partial_json: event.argumentsDelta })
+        return
+      default:
+        end(event.index, block)
+    }
+  }
+
+  function end(index: number, block: Block): void {
+    const data = block.data
+    if (block.kind === 'text') {
+      const citations = Array.isArray(data?.citations) ? data.citations : undefined
+      if (block.wireIndex === undefined && citations?.length) open(block, withExtras({ type: 'text', text: '' }, data))
+      if (citations && block.wireIndex !== undefined)
+        for (const citation of citations) delta(block, { type: 'citations_delta', citation })
+    } else if (block.kind === 'thinking' && typeof data?.signature === 'string' && data.signature !== '') {
+      delta(block, { type: 'signature_delta', signature: data.signature })
+    }
+    if (block.wireIndex !== undefined)
+      write('content_block_stop', { type: 'content_block_stop', index: block.wireIndex })
+    blocks.delete(index)
+    if (current === index) current = undefined
+  }
+
+  /** Hands the wire to the waiting blocks in start order, replaying what they queued. */
+  function promote(): void {
+    while (current === undefined && waiting.length > 0) {
+      const index = waiting.shift() as number
+      const queued = blocks.get(index)?.pending ?? []
+      blocks.delete(index)
+      for (const event of queued) apply(event)
+    }
+  }
+
+  function route(event: BlockEvent): void {
+    if (!started) messageStart('msg_interlingua', '', undefined)
+    const isStart = event.type === 'text-start' || event.type === 'reasoning-start' || event.type === 'tool-call-start'
+    if (isStart && blocks.has(event.index)) return // a repeated start for an open block
+    if (isStart && current !== undefined) {
+      // Placeholder until the block gets the wire; `kind` is set for real when the start is replayed.
+      blocks.set(event.index, { kind: 'text', pending: [event] })
+      waiting.push(event.index)
+      return
+    }
+    const pending = blocks.get(event.index)?.pending
+    if (pending && !isStart) pending.push(event)
+    else apply(event)
+    promote()
+  }
+
+  /** Ends every open block, current first, then the waiting ones in start order. */
+  function closeAll(): void {
+    for (;;) {
+      if (current !== undefined) {
+        const block = blocks.get(current)
+        if (block) end(current, block)
+        current = undefined
+      }
+      if (waiting.length === 0) return
+      const index = waiting.shift() as number
+      const queued = blocks.get(index)?.pending ?? []
+      blocks.delete(index)
+      for (const event of queued) apply(event)
+      if (current !== undefined) {
+        const block = blocks.get(current)
+        if (block) apply({ type: endOf[block.kind], index: current })
+      }
+    }
+  }
+
+  function finish(finishReason: ir.FinishReason, stopSequence: string | undefined, final: ir.Usage | undefined): void {
+    closeAll()
+    mergeUsage(usage, final)
+    const stopReason = fromFinishReason(finishReason, sawToolCall, stopSequence)
+    write('message_delta', {
+      type: 'message_delta',
+      delta: { stop_reason: stopReason, stop_sequence: stopSequence ?? null },
+      usage: wireUsage(usage),
+    })
+    write('message_stop', { type: 'message_stop' })
+    done = true
+  }
+
+  return new TransformStream<ir.StreamEvent, SseFrame>({
+    start(controller) {
+      out = controller
+    },
+    transform(event) {
+      if (done) return
+      switch (event.type) {
+        case 'message-start':
+          if (!started) messageStart(event.id, event.model, event.usage)
+          return
+        case 'usage':
+          mergeUsage(usage, event.usage)
+          return
+        case 'finish':
+          if (!started) messageStart('msg_interlingua', '', undefined)
+          finish(event.finishReason, event.stopSequence, event.usage)
+          return
+        case 'error':
+          write('error', encodeError(event.error).body as Json)
+          done = true
+          return
+        case 'ping':
+          write('ping', { type: 'ping' })
+          return
+        default:
+          route(event)
+      }
+    },
+    flush() {
+      if (done || !started) return
+      // The input ended without finish or error: close cleanly so the client gets a complete message.
+      finish({ unified: 'stop' }, undefined, undefined)
+    },
+  })
+}
