@@ -1,0 +1,276 @@
+/**
+ * content-generation request body → IR. @see wire-formats.md §3.2–3.5, §5.3
+ * The model comes from the URL (`route.model`); function calls without an id get a stable generated one, and a
+ * `functionResponse` is paired with its call by id, else by name and order in the previous model turn.
+ */
+import { invalidRequest } from '../../errors.js'
+import type * as ir from '../../ir/index.js'
+import { generateToolCallId } from '../../shared/tool-ids.js'
+import { parseWire } from '../../shared/validate.js'
+import type { Converted, RouteMatch } from '../format.js'
+import { decodeGenerationConfig, decodeToolConfig } from './decode-config.js'
+import { requestSchema, type WirePart, type WireRequest } from './schema.js'
+import { fromOpenApiSchema } from './schema-dialect.js'
+
+const F = 'content-generation'
+type Warnings = ir.Warning[]
+
+/** Body keys the IR maps; every other top-level key goes to `extensions['content-generation']` verbatim. */
+const mappedKeys = new Set(['model', 'contents', 'systemInstruction', 'tools', 'toolConfig', 'generationConfig'])
+
+/** Keys a part may carry besides its data field without a warning. */
+const partMeta = new Set(['thought', 'thoughtSignature'])
+
+export function stripModelPrefix(model: string): string {
+  if (model.startsWith('models/')) return model.slice('models/'.length)
+  if (model.startsWith('tunedModels/')) return model.slice('tunedModels/'.length)
+  return model
+}
+
+interface PendingCall {
+  id: string
+  name: string
+  wireId?: string
+  used: boolean
+}
+
+function withSignature<T extends ir.Part>(part: T, wire: WirePart, extra?: Record<string, unknown>): T {
+  const signature = wire.thoughtSignature
+  if (signature === undefined && extra === undefined) return part
+  part.providerData = { [F]: signature === undefined ? { ...extra } : { ...extra, thoughtSignature: signature } }
+  return part
+}
+
+function mediaPart(mimeType: string, source: ir.MediaSource): ir.ImagePart | ir.AudioPart | ir.DocumentPart {
+  const lower = mimeType.toLowerCase()
+  if (lower.startsWith('image/')) return { type: 'image', source }
+  if (lower.startsWith('audio/')) return { type: 'audio', source }
+  return { type: 'document', source }
+}
+
+function warnExtraKeys(part: WirePart, dataKey: string, path: string, warnings: Warnings): void {
+  for (const key in part) {
+    if (key !== dataKey && !partMeta.has(key) && part[key] !== undefined)
+      warnings.push({ type: 'dropped', path: `${path}.${key}`, message: `Part field ${key} has no IR equivalent` })
+  }
+}
+
+function decodeResponsePayload(response: Record<string, unknown> | null | undefined): {
+  content: ir.ToolResultContent[]
+  isError: boolean
+} {
+  const value = response ?? {}
+  if ('error' in value && value.error !== undefined) {
+    const error = value.error
+    return {
+      content: [{ type: 'text', text: typeof error === 'string' ? error : JSON.stringify(error) }],
+      isError: true,
+    }
+  }
+  const keys = Object.keys(value)
+  if (keys.length === 1 && typeof value.output === 'string')
+    return { content: [{ type: 'text', text: value.output }], isError: false }
+  if (keys.length === 1 && 'output' in value)
+    return { content: [{ type: 'text', text: JSON.stringify(value.output) }], isError: false }
+  return { content: [{ type: 'text', text: JSON.stringify(value) }], isError: false }
+}
+
+function decodeContents(body: WireRequest, warnings: Warnings): ir.Message[] {
+  const messages: ir.Message[] = []
+  let calls: PendingCall[] = []
+  body.contents.forEach((content, ci) => {
+    const path = `contents[${ci}]`
+    if (content.role === 'model') {
+      const parts: ir.AssistantPart[] = []
+      const turnCalls: PendingCall[] = []
+      content.parts.forEach((part, pi) => {
+        const at = `${path}.parts[${pi}]`
+        if (part.functionCall) {
+          const fc = part.functionCall
+          const id = fc.id ?? generateToolCallId('call_', `${ci}:${pi}:${fc.name}`)
+          const call: ir.ToolCallPart = {
+            type: 'tool-call',
+            id,
+            name: fc.name,
+            arguments: fc.args ? JSON.stringify(fc.args) : '{}',
+          }
+          parts.push(withSignature(call, part, fc.id === undefined ? undefined : { id: fc.id }))
+          turnCalls.push(
+            fc.id === undefined
+              ? { id, name: fc.name, used: false }
+              : { id, name: fc.name, wireId: fc.id, used: false },
+          )
+          warnExtraKeys(part, 'functionCall', at, warnings)
+        } else if (part.text !== undefined) {
+          parts.push(withSignature({ type: part.thought ? 'reasoning' : 'text', text: part.text }, part))
+          warnExtraKeys(part, 'text', at, warnings)
+        } else if (part.inlineData) {
+          const media = mediaPart(part.inlineData.mimeType, {
+            type: 'base64',
+            mediaType: part.inlineData.mimeType,
+            data: part.inlineData.data,
+          })
+          if (media.type === 'document')
+            warnings.push({ type: 'dropped', path: at, message: 'A model turn cannot hold a document part' })
+          else parts.push(withSignature(media, part))
+        } else {
+          warnings.push({ type: 'dropped', path: at, message: 'Part kind not supported in a model turn' })
+        }
+      })
+      calls = turnCalls
+      messages.push({ role: 'assistant', content: parts })
+      return
+    }
+    if (content.role !== undefined && content.role !== 'user')
+      warnings.push({ type: 'changed', path: `${path}.role`, message: `Role ${content.role} treated as user` })
+    const results: ir.ToolResultPart[] = []
+    const userParts: ir.UserMessage['content'] = []
+    content.parts.forEach((part, pi) => {
+      const at = `${path}.parts[${pi}]`
+      if (part.functionResponse) {
+        results.push(decodeFunctionResponse(part, ci, pi, calls, at, warnings))
+      } else if (part.text !== undefined) {
+        if (part.thought)
+          warnings.push({ type: 'changed', path: `${at}.thought`, message: 'A user thought part became text' })
+        userParts.push(withSignature({ type: 'text', text: part.text }, part))
+        warnExtraKeys(part, 'text', at, warnings)
+      } else if (part.inlineData) {
+        const { mimeType, data } = part.inlineData
+        userParts.push(withSignature(mediaPart(mimeType, { type: 'base64', mediaType: mimeType, data }), part))
+        warnExtraKeys(part, 'inlineData', at, warnings)
+      } else if (part.fileData) {
+        const { mimeType, fileUri } = part.fileData
+        const source: ir.MediaSource =
+          mimeType === undefined
+            ? { type: 'file', fileId: fileUri }
+            : { type: 'file', fileId: fileUri, mediaType: mimeType }
+        userParts.push(withSignature(mediaPart(mimeType ?? '', source), part))
+        warnExtraKeys(part, 'fileData', at, warnings)
+      } else {
+        warnings.push({
+          type: 'dropped',
+          path: at,
+          message: 'Part kind not supported (executableCode, codeExecutionResult, …)',
+        })
+      }
+    })
+    if (results.length > 0) messages.push({ role: 'tool', content: results })
+    if (userParts.length > 0 || results.length === 0) messages.push({ role: 'user', content: userParts })
+  })
+  return messages
+}
+
+function decodeFunctionResponse(
+  part: WirePart,
+  ci: number,
+  pi: number,
+  calls: PendingCall[],
+  at: string,
+  warnings: Warnings,
+): ir.ToolResultPart {
+  const fr = part.functionResponse as NonNullable<WirePart['functionResponse']>
+  let call = fr.id === undefined ? undefined : calls.find((c) => !c.used && (c.wireId === fr.id || c.id === fr.id))
+  call ??= calls.find((c) => !c.used && c.name === fr.name && (fr.id === undefined || c.wireId === undefined))
+  if (call) call.used = true
+  const toolCallId = call?.id ?? fr.id ?? generateToolCallId('call_', `${ci}:${pi}:${fr.name}`)
+  const { content, isError } = decodeResponsePayload(fr.response)
+  fr.parts?.forEach((inner, i) => {
+    if (inner.inlineData?.mimeType.startsWith('image/'))
+      content.push({
+        type: 'image',
+        source: { type: 'base64', mediaType: inner.inlineData.mimeType, data: inner.inlineData.data },
+      })
+    else if (inner.inlineData)
+      content.push({
+        type: 'document',
+        source: { type: 'base64', mediaType: inner.inlineData.mimeType, data: inner.inlineData.data },
+      })
+    else if (inner.fileData) {
+      const source: ir.MediaSource = { type: 'file', fileId: inner.fileData.fileUri }
+      if (inner.fileData.mimeType) source.mediaType = inner.fileData.mimeType
+      content.push(
+        inner.fileData.mimeType?.startsWith('image/') ? { type: 'image', source } : { type: 'document', source },
+      )
+    } else warnings.push({ type: 'dropped', path: `${at}.functionResponse.parts[${i}]`, message: 'Unsupported part' })
+  })
+  const data: Record<string, unknown> = { response: fr.response ?? {} }
+  if (fr.id !== undefined) data.id = fr.id
+  if (part.thoughtSignature !== undefined) data.thoughtSignature = part.thoughtSignature
+  for (const key of ['willContinue', 'scheduling'] as const) if (fr[key] !== undefined) data[key] = fr[key]
+  const result: ir.ToolResultPart = {
+    type: 'tool-result',
+    toolCallId,
+    toolName: fr.name,
+    content,
+    providerData: { [F]: data },
+  }
+  if (isError) result.isError = true
+  return result
+}
+
+function decodeTools(body: WireRequest, extensions: Record<string, unknown>, warnings: Warnings): ir.Tool[] {
+  const tools: ir.Tool[] = []
+  const others: unknown[] = []
+  body.tools?.forEach((tool, ti) => {
+    const { functionDeclarations, ...rest } = tool
+    functionDeclarations?.forEach((decl) => {
+      const out: ir.FunctionTool = { type: 'function', name: decl.name }
+      if (decl.description !== undefined) out.description = decl.description
+      const data: Record<string, unknown> = {}
+      if (decl.parametersJsonSchema !== undefined && decl.parametersJsonSchema !== null)
+        out.parameters = decl.parametersJsonSchema as ir.JsonSchema
+      else if (decl.parameters) {
+        out.parameters = fromOpenApiSchema(decl.parameters)
+        data.parameters = decl.parameters
+      }
+      for (const key in decl)
+        if (!['name', 'description', 'parameters', 'parametersJsonSchema'].includes(key)) data[key] = decl[key]
+      if (Object.keys(data).length > 0) out.providerData = { [F]: data }
+      tools.push(out)
+    })
+    if (Object.keys(rest).length > 0) {
+      others.push(rest)
+      warnings.push({
+        type: 'changed',
+        path: `tools[${ti}]`,
+        message: 'Built-in tools kept as content-generation extensions',
+      })
+    }
+  })
+  if (others.length > 0) extensions.tools = others
+  return tools
+}
+
+/** A countTokens body may wrap the whole request: `{generateContentRequest: {model, contents, …}}` (§3.10). */
+function unwrapCountTokens(body: unknown): unknown {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return body
+  const record = body as Record<string, unknown>
+  const inner = record.generateContentRequest
+  return record.contents === undefined && typeof inner === 'object' && inner !== null ? inner : body
+}
+
+export function decodeRequest(body: unknown, route?: Partial<RouteMatch>): Converted<ir.Request> {
+  const wire = parseWire(requestSchema, route?.kind === 'count-tokens' ? unwrapCountTokens(body) : body, F)
+  const warnings: Warnings = []
+  const rawModel = route?.model ?? (typeof wire.model === 'string' ? wire.model : undefined)
+  if (rawModel === undefined) invalidRequest('model', 'the model is required (in the URL path or the body)', F)
+  const messages = decodeContents(wire, warnings)
+  if (wire.systemInstruction) {
+    const text: ir.TextPart[] = []
+    wire.systemInstruction.parts.forEach((part, pi) => {
+      if (part.text !== undefined) text.push({ type: 'text', text: part.text })
+      else warnings.push({ type: 'dropped', path: `systemInstruction.parts[${pi}]`, message: 'Only text is kept' })
+    })
+    messages.unshift({ role: 'system', content: text })
+  }
+  const request: ir.Request = { model: stripModelPrefix(rawModel), messages }
+  const extensions: Record<string, unknown> = {}
+  const tools = decodeTools(wire, extensions, warnings)
+  if (tools.length > 0) request.tools = tools
+  if (wire.toolConfig) decodeToolConfig(wire.toolConfig, request, extensions, warnings)
+  if (wire.generationConfig) decodeGenerationConfig(wire.generationConfig, request, extensions)
+  if (route?.stream) request.stream = true
+  for (const key in wire) if (!mappedKeys.has(key)) extensions[key] = (wire as Record<string, unknown>)[key]
+  if (Object.keys(extensions).length > 0) request.extensions = { [F]: extensions }
+  return { value: request, warnings }
+}

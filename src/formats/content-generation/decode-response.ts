@@ -1,0 +1,132 @@
+/**
+ * content-generation response body → IR. @see wire-formats.md §3.6, §3.7, §5.8
+ * `candidates[0]` is the content, further candidates are `extraChoices`; no candidates (prompt blocked) is an
+ * empty `content-filter` response. Function calls without an id get a stable id seeded by the response id.
+ */
+import type * as ir from '../../ir/index.js'
+import { generateToolCallId } from '../../shared/tool-ids.js'
+import { parseWire } from '../../shared/validate.js'
+import type { Converted } from '../format.js'
+import { toFinishReason } from './finish-reason.js'
+import { responseSchema, type WireCandidate, type WirePart } from './schema.js'
+import { decodeUsage } from './usage.js'
+
+const F = 'content-generation'
+const mappedKeys = new Set(['candidates', 'usageMetadata', 'modelVersion', 'responseId'])
+/** Usage fields the IR holds; the rest (`promptTokensDetails`, `toolUsePromptTokenCount`, …) ride in extensions. */
+const usageKeys = new Set([
+  'promptTokenCount',
+  'cachedContentTokenCount',
+  'candidatesTokenCount',
+  'thoughtsTokenCount',
+  'totalTokenCount',
+])
+const candidateKeys = new Set(['content', 'finishReason', 'index'])
+
+function providerData(part: WirePart, extra?: Record<string, unknown>): ir.ProviderData | undefined {
+  const data: Record<string, unknown> = { ...extra }
+  if (part.thoughtSignature !== undefined) data.thoughtSignature = part.thoughtSignature
+  return Object.keys(data).length > 0 ? { [F]: data } : undefined
+}
+
+/** One wire part → an assistant part (undefined, with a warning, for kinds the IR cannot hold). */
+export function decodeAssistantPart(
+  part: WirePart,
+  seed: string,
+  path: string,
+  warnings: ir.Warning[],
+): ir.AssistantPart | undefined {
+  if (part.functionCall) {
+    const fc = part.functionCall
+    const out: ir.AssistantPart = {
+      type: 'tool-call',
+      id: fc.id ?? generateToolCallId('call_', `${seed}:${fc.name}`),
+      name: fc.name,
+      arguments: fc.args ? JSON.stringify(fc.args) : '{}',
+    }
+    const data = providerData(part, fc.id === undefined ? undefined : { id: fc.id })
+    if (data) out.providerData = data
+    return out
+  }
+  const inline = part.inlineData
+  let out: ir.AssistantPart
+  if (part.text !== undefined) out = { type: part.thought ? 'reasoning' : 'text', text: part.text }
+  else if (inline && (inline.mimeType.startsWith('image/') || inline.mimeType.startsWith('audio/'))) {
+    const { mimeType, data } = inline
+    out = {
+      type: mimeType.startsWith('image/') ? 'image' : 'audio',
+      source: { type: 'base64', mediaType: mimeType, data },
+    }
+  } else {
+    warnings.push({ type: 'dropped', path, message: 'Part kind not supported in a response' })
+    return undefined
+  }
+  const data = providerData(part)
+  if (data) out.providerData = data
+  return out
+}
+
+function decodeCandidate(
+  candidate: WireCandidate,
+  ci: number,
+  responseId: string,
+  warnings: ir.Warning[],
+): ir.Choice & { extra?: Record<string, unknown> } {
+  const content: ir.AssistantPart[] = []
+  let hasToolCall = false
+  candidate.content?.parts?.forEach((part, pi) => {
+    const decoded = decodeAssistantPart(
+      part,
+      `${responseId}:${ci}:${pi}`,
+      `candidates[${ci}].content.parts[${pi}]`,
+      warnings,
+    )
+    if (!decoded) return
+    if (decoded.type === 'tool-call') hasToolCall = true
+    content.push(decoded)
+  })
+  const choice: ir.Choice & { extra?: Record<string, unknown> } = {
+    index: candidate.index ?? ci,
+    content,
+    finishReason: toFinishReason(candidate.finishReason, hasToolCall),
+  }
+  const extra: Record<string, unknown> = {}
+  for (const key in candidate) if (!candidateKeys.has(key)) extra[key] = (candidate as Record<string, unknown>)[key]
+  if (Object.keys(extra).length > 0) choice.extra = extra
+  return choice
+}
+
+export function decodeResponse(body: unknown): Converted<ir.Response> {
+  const wire = parseWire(responseSchema, body, F, 'response')
+  const warnings: ir.Warning[] = []
+  const id =
+    wire.responseId ?? generateToolCallId('resp_', JSON.stringify(wire.usageMetadata ?? {}) + (wire.modelVersion ?? ''))
+  const extensions: Record<string, unknown> = {}
+  const candidates = wire.candidates ?? []
+  const choices = candidates.map((candidate, ci) => decodeCandidate(candidate, ci, id, warnings))
+  const first = choices[0]
+  const response: ir.Response = {
+    id,
+    model: wire.modelVersion ?? '',
+    content: first?.content ?? [],
+    finishReason: first
+      ? first.finishReason
+      : wire.promptFeedback?.blockReason
+        ? { unified: 'content-filter', raw: wire.promptFeedback.blockReason, rawFormat: F }
+        : { unified: 'other' },
+  }
+  const usage = decodeUsage(wire.usageMetadata)
+  if (usage) response.usage = usage
+  const usageExtras: Record<string, unknown> = {}
+  for (const key in wire.usageMetadata) if (!usageKeys.has(key)) usageExtras[key] = wire.usageMetadata[key]
+  if (Object.keys(usageExtras).length > 0) extensions.usageMetadata = usageExtras
+  if (choices.length > 1)
+    response.extraChoices = choices
+      .slice(1)
+      .map(({ index, content, finishReason }) => ({ index, content, finishReason }))
+  // Per-candidate metadata (safetyRatings, citationMetadata, groundingMetadata, …), indexed like candidates.
+  if (choices.some((c) => c.extra)) extensions.candidates = choices.map((c) => c.extra ?? {})
+  for (const key in wire) if (!mappedKeys.has(key)) extensions[key] = (wire as Record<string, unknown>)[key]
+  if (Object.keys(extensions).length > 0) response.extensions = { [F]: extensions }
+  return { value: response, warnings }
+}

@@ -1,0 +1,172 @@
+/** IR content parts → content-generation `Part`s. @see wire-formats.md §3.3, §5.3 items 9–10, §5.4 */
+import type * as ir from '../../ir/index.js'
+import { parseDataUrl } from '../../shared/data-url.js'
+import { parseArguments } from '../../shared/tool-arguments.js'
+
+const F = 'content-generation'
+type Wire = Record<string, unknown>
+type Warnings = ir.Warning[]
+
+/** What the encoder knows about each tool call of the conversation (to name and id the responses). */
+export interface CallInfo {
+  name: string
+  wireId?: string
+}
+
+export function own(part: { providerData?: ir.ProviderData }): Record<string, unknown> | undefined {
+  return part.providerData?.[F]
+}
+
+function signed(wire: Wire, part: { providerData?: ir.ProviderData }): Wire {
+  const signature = own(part)?.thoughtSignature
+  if (typeof signature === 'string') wire.thoughtSignature = signature
+  return wire
+}
+
+/** A media source as `inlineData` / `fileData`; undefined for text sources (the caller turns them into text). */
+export function encodeMedia(source: ir.MediaSource, fallbackMime: string, path: string, warnings: Warnings): Wire {
+  switch (source.type) {
+    case 'base64':
+      return { inlineData: { mimeType: source.mediaType, data: source.data } }
+    case 'file':
+      return {
+        fileData: source.mediaType
+          ? { mimeType: source.mediaType, fileUri: source.fileId }
+          : { fileUri: source.fileId },
+      }
+    case 'text':
+      warnings.push({ type: 'changed', path, message: 'A text document became a text part' })
+      return { text: source.text }
+    case 'url': {
+      const data = parseDataUrl(source.url)
+      if (data?.base64) return { inlineData: { mimeType: data.mediaType, data: data.data } }
+      warnings.push({
+        type: 'changed',
+        path,
+        message: 'A URL was sent as fileData.fileUri; Gemini generally needs inline bytes (the gateway inlines URLs)',
+      })
+      return { fileData: { mimeType: source.mediaType ?? fallbackMime, fileUri: source.url } }
+    }
+  }
+}
+
+const fallbackMime = { image: 'image/jpeg', audio: 'audio/wav', document: 'application/pdf' } as const
+
+function encodeToolCall(part: ir.ToolCallPart, path: string, warnings: Warnings): Wire {
+  let args = parseArguments(part.arguments)
+  if (!args) {
+    warnings.push({
+      type: 'changed',
+      path: `${path}.arguments`,
+      message: 'Arguments are not a JSON object; sent as {}',
+    })
+    args = {}
+  }
+  const call: Wire = { name: part.name, args }
+  const id = own(part)?.id
+  if (typeof id === 'string') call.id = id
+  return signed({ functionCall: call }, part)
+}
+
+function resultResponse(part: ir.ToolResultPart): Record<string, unknown> {
+  const data = own(part)
+  if (data && typeof data.response === 'object' && data.response !== null)
+    return data.response as Record<string, unknown>
+  const text = part.content
+    .filter((p): p is ir.TextPart => p.type === 'text')
+    .map((p) => p.text)
+    .join('\n')
+  if (part.isError) return { error: text }
+  const trimmed = text.trimStart()
+  if (trimmed.startsWith('{')) {
+    try {
+      const parsed: unknown = JSON.parse(text)
+      if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed))
+        return parsed as Record<string, unknown>
+    } catch {
+      // not JSON: wrapped below
+    }
+  }
+  return { output: text }
+}
+
+function encodeToolResult(
+  part: ir.ToolResultPart,
+  calls: Map<string, CallInfo>,
+  path: string,
+  warnings: Warnings,
+): Wire {
+  const call = calls.get(part.toolCallId)
+  let name = part.toolName ?? call?.name
+  if (name === undefined) {
+    name = part.toolCallId
+    warnings.push({ type: 'changed', path, message: 'Tool name not found in the conversation; the call id stands in' })
+  }
+  const response: Wire = { name, response: resultResponse(part) }
+  const data = own(part)
+  const id = typeof data?.id === 'string' ? data.id : call?.wireId
+  if (id !== undefined) response.id = id
+  const media: Wire[] = []
+  part.content.forEach((inner, i) => {
+    if (inner.type === 'text') return
+    const encoded = encodeMedia(inner.source, fallbackMime[inner.type], `${path}.content[${i}]`, warnings)
+    if ('text' in encoded)
+      warnings.push({
+        type: 'dropped',
+        path: `${path}.content[${i}]`,
+        message: 'Text document dropped from a tool result',
+      })
+    else media.push(encoded)
+  })
+  if (media.length > 0) response.parts = media
+  if (data) for (const key of ['willContinue', 'scheduling']) if (data[key] !== undefined) response[key] = data[key]
+  return signed({ functionResponse: response }, part)
+}
+
+/** One IR part → zero or one wire part. */
+export function encodePart(
+  part: ir.Part,
+  calls: Map<string, CallInfo>,
+  path: string,
+  warnings: Warnings,
+): Wire | undefined {
+  switch (part.type) {
+    case 'text':
+      return signed({ text: part.text }, part)
+    case 'reasoning': {
+      const signature = own(part)?.thoughtSignature
+      if (typeof signature === 'string') return { text: part.text, thought: true, thoughtSignature: signature }
+      warnings.push({
+        type: 'dropped',
+        path,
+        message: 'Reasoning without a Gemini thoughtSignature cannot be replayed',
+      })
+      return undefined
+    }
+    case 'redacted-reasoning':
+      warnings.push({ type: 'dropped', path, message: 'Redacted reasoning has no content-generation equivalent' })
+      return undefined
+    case 'refusal':
+      warnings.push({ type: 'changed', path, message: 'A refusal became text' })
+      return { text: part.text }
+    case 'image':
+      if (part.detail !== undefined)
+        warnings.push({ type: 'dropped', path: `${path}.detail`, message: 'content-generation has no image detail' })
+      return signed(encodeMedia(part.source, fallbackMime.image, path, warnings), part)
+    case 'audio':
+      return signed(encodeMedia(part.source, fallbackMime.audio, path, warnings), part)
+    case 'document':
+      for (const key of ['filename', 'title'] as const)
+        if (part[key] !== undefined)
+          warnings.push({
+            type: 'dropped',
+            path: `${path}.${key}`,
+            message: `content-generation has no document ${key}`,
+          })
+      return signed(encodeMedia(part.source, fallbackMime.document, path, warnings), part)
+    case 'tool-call':
+      return encodeToolCall(part, path, warnings)
+    case 'tool-result':
+      return encodeToolResult(part, calls, path, warnings)
+  }
+}

@@ -1,0 +1,218 @@
+/**
+ * IR → content-generation request body (no `model`: it is in the URL). @see wire-formats.md §3.2–3.5, §5
+ * System messages are hoisted into `systemInstruction`; tool messages become `user` contents of
+ * `functionResponse` parts (merged with neighbouring user content, so N parallel results are one content).
+ */
+import type * as ir from '../../ir/index.js'
+import { budgetForEffort } from '../../ir/reasoning.js'
+import type { Converted, EncodeRequestOptions } from '../format.js'
+import { type CallInfo, encodePart, own } from './encode-parts.js'
+import { toOpenApiSchema } from './schema-dialect.js'
+import { toGeminiJsonSchema } from './schema-json.js'
+
+const F = 'content-generation'
+type Wire = Record<string, unknown>
+type Warnings = ir.Warning[]
+
+const maxThinkingBudget = 24576
+
+function encodeContents(request: ir.Request, body: Wire, warnings: Warnings): void {
+  const calls = new Map<string, CallInfo>()
+  for (const message of request.messages) {
+    if (message.role !== 'assistant') continue
+    for (const part of message.content) {
+      if (part.type !== 'tool-call') continue
+      const wireId = own(part)?.id
+      calls.set(part.id, typeof wireId === 'string' ? { name: part.name, wireId } : { name: part.name })
+    }
+  }
+  const system: Wire[] = []
+  const contents: Array<{ role: string; parts: Wire[] }> = []
+  let seenOther = false
+  request.messages.forEach((message, mi) => {
+    if (message.role === 'system') {
+      if (seenOther)
+        warnings.push({
+          type: 'changed',
+          path: `messages[${mi}]`,
+          message: 'A mid-conversation system message was hoisted into systemInstruction',
+        })
+      if (message.name !== undefined)
+        warnings.push({
+          type: 'dropped',
+          path: `messages[${mi}].name`,
+          message: 'content-generation has no participant names',
+        })
+      for (const part of message.content) system.push({ text: part.text })
+      return
+    }
+    seenOther = true
+    if ('name' in message && message.name !== undefined)
+      warnings.push({
+        type: 'dropped',
+        path: `messages[${mi}].name`,
+        message: 'content-generation has no participant names',
+      })
+    const role = message.role === 'assistant' ? 'model' : 'user'
+    const parts: Wire[] = []
+    message.content.forEach((part, pi) => {
+      const encoded = encodePart(part, calls, `messages[${mi}].content[${pi}]`, warnings)
+      if (encoded) parts.push(encoded)
+    })
+    const last = contents[contents.length - 1]
+    if (last && last.role === role) last.parts.push(...parts)
+    else contents.push({ role, parts })
+  })
+  body.contents = contents
+  if (system.length > 0) body.systemInstruction = { role: 'user', parts: system }
+}
+
+function encodeTools(
+  request: ir.Request,
+  options: EncodeRequestOptions,
+  ext: Wire | undefined,
+  body: Wire,
+  warnings: Warnings,
+): void {
+  const openapi = options.schemaDialect === 'openapi'
+  const declarations: Wire[] = []
+  request.tools?.forEach((tool, ti) => {
+    const decl: Wire = { name: tool.name }
+    if (tool.description !== undefined) decl.description = tool.description
+    const data = own(tool)
+    const path = `tools[${ti}].parameters`
+    if (data?.parameters !== undefined) decl.parameters = data.parameters
+    else if (tool.parameters !== undefined) {
+      const converted = openapi ? toOpenApiSchema(tool.parameters, path) : toGeminiJsonSchema(tool.parameters, path)
+      decl[openapi ? 'parameters' : 'parametersJsonSchema'] = converted.schema
+      warnings.push(...converted.warnings)
+    }
+    if (data) for (const key in data) if (key !== 'parameters') decl[key] = data[key]
+    if (tool.strict !== undefined)
+      warnings.push({ type: 'dropped', path: `tools[${ti}].strict`, message: 'content-generation has no strict mode' })
+    declarations.push(decl)
+  })
+  const tools: unknown[] = declarations.length > 0 ? [{ functionDeclarations: declarations }] : []
+  if (Array.isArray(ext?.tools)) tools.push(...ext.tools)
+  if (tools.length > 0) body.tools = tools
+
+  const fcc: Wire = {}
+  switch (request.toolChoice?.type) {
+    case 'auto':
+      fcc.mode = 'AUTO'
+      break
+    case 'none':
+      fcc.mode = 'NONE'
+      break
+    case 'required':
+      fcc.mode = 'ANY'
+      break
+    case 'tool':
+      fcc.mode = 'ANY'
+      fcc.allowedFunctionNames = [request.toolChoice.name]
+      break
+  }
+  if (request.allowedTools && request.toolChoice?.type !== 'tool') {
+    fcc.mode ??= 'ANY'
+    fcc.allowedFunctionNames = request.allowedTools
+  }
+  const extra = ext?.toolConfig as Wire | undefined
+  if (Object.keys(fcc).length > 0 || extra)
+    body.toolConfig = Object.keys(fcc).length > 0 ? { ...extra, functionCallingConfig: fcc } : { ...extra }
+  if (request.parallelToolCalls === false)
+    warnings.push({
+      type: 'dropped',
+      path: 'parallelToolCalls',
+      message: 'content-generation cannot limit parallel calls',
+    })
+}
+
+function clamp(value: number, min: number, max: number, path: string, warnings: Warnings): number {
+  const clamped = Math.min(max, Math.max(min, value))
+  if (clamped !== value) warnings.push({ type: 'changed', path, message: `${value} clamped to ${clamped}` })
+  return clamped
+}
+
+function encodeThinking(reasoning: ir.ReasoningConfig, warnings: Warnings): Wire | undefined {
+  const data = own(reasoning)
+  const config: Wire = {}
+  if (data) for (const key in data) config[key] = data[key]
+  if (reasoning.enabled === false) config.thinkingBudget = 0
+  else if (reasoning.budgetTokens !== undefined)
+    config.thinkingBudget =
+      reasoning.budgetTokens === -1
+        ? -1
+        : clamp(reasoning.budgetTokens, 0, maxThinkingBudget, 'reasoning.budgetTokens', warnings)
+  else if (reasoning.effort && config.thinkingLevel === undefined)
+    config.thinkingBudget = clamp(budgetForEffort(reasoning.effort), 0, maxThinkingBudget, 'reasoning.effort', warnings)
+  if (reasoning.includeThoughts !== undefined) config.includeThoughts = reasoning.includeThoughts
+  return Object.keys(config).length > 0 ? config : undefined
+}
+
+function encodeGeneration(
+  request: ir.Request,
+  options: EncodeRequestOptions,
+  ext: Wire | undefined,
+  warnings: Warnings,
+): Wire {
+  const config: Wire = {}
+  if (request.maxTokens !== undefined) config.maxOutputTokens = request.maxTokens
+  if (request.temperature !== undefined) config.temperature = clamp(request.temperature, 0, 2, 'temperature', warnings)
+  if (request.topP !== undefined) config.topP = request.topP
+  if (request.topK !== undefined) config.topK = request.topK
+  if (request.n !== undefined) config.candidateCount = request.n
+  if (request.stopSequences !== undefined) config.stopSequences = request.stopSequences
+  if (request.presencePenalty !== undefined) config.presencePenalty = request.presencePenalty
+  if (request.frequencyPenalty !== undefined) config.frequencyPenalty = request.frequencyPenalty
+  if (request.seed !== undefined) config.seed = request.seed
+  if (request.logprobs !== undefined) config.responseLogprobs = request.logprobs
+  if (request.topLogprobs !== undefined) config.logprobs = request.topLogprobs
+  const format = request.responseFormat
+  if (format?.type === 'text') config.responseMimeType = 'text/plain'
+  else if (format) {
+    config.responseMimeType = 'application/json'
+    if (format.type === 'json-schema') {
+      const openapi = options.schemaDialect === 'openapi'
+      const path = 'responseFormat.schema'
+      const converted = openapi ? toOpenApiSchema(format.schema, path) : toGeminiJsonSchema(format.schema, path)
+      config[openapi ? 'responseSchema' : 'responseJsonSchema'] = converted.schema
+      warnings.push(...converted.warnings)
+      for (const key of ['name', 'description', 'strict'] as const)
+        if (format[key] !== undefined)
+          warnings.push({
+            type: 'dropped',
+            path: `responseFormat.${key}`,
+            message: `content-generation has no schema ${key}`,
+          })
+    }
+  }
+  if (request.reasoning) {
+    const thinking = encodeThinking(request.reasoning, warnings)
+    if (thinking) config.thinkingConfig = thinking
+  }
+  const extra = ext?.generationConfig
+  if (extra && typeof extra === 'object') Object.assign(config, extra)
+  return config
+}
+
+export function encodeRequest(request: ir.Request, options: EncodeRequestOptions = {}): Converted<unknown> {
+  const warnings: Warnings = []
+  const body: Wire = {}
+  const ext = request.extensions?.[F]
+  encodeContents(request, body, warnings)
+  encodeTools(request, options, ext, body, warnings)
+  const config = encodeGeneration(request, options, ext, warnings)
+  if (Object.keys(config).length > 0) body.generationConfig = config
+  if (request.user !== undefined)
+    warnings.push({ type: 'dropped', path: 'user', message: 'content-generation has no end-user id' })
+  if (request.metadata !== undefined)
+    warnings.push({ type: 'dropped', path: 'metadata', message: 'content-generation has no request metadata' })
+  if (ext) for (const key in ext) if (!['tools', 'toolConfig', 'generationConfig'].includes(key)) body[key] = ext[key]
+  for (const id in request.extensions) {
+    if (id === F) continue
+    const foreign = request.extensions[id as ir.FormatId]
+    for (const key in foreign)
+      warnings.push({ type: 'dropped', path: key, message: `${id} field ${key} has no content-generation equivalent` })
+  }
+  return { value: body, warnings }
+}

@@ -1,0 +1,133 @@
+/**
+ * Hand-written validation of `contents` / `parts`. Contents are most of a request's bytes, and zod objects copy
+ * every object they parse, so parts are checked here in one allocation-free pass (benchmark target ≤ 1.5× plain
+ * JSON). Wired into the zod schemas as a check (`checked`), so errors still come out of `parseWire` with the full
+ * path (`contents[1].parts[0].inlineData.data`). Unknown part fields pass (loose).
+ */
+import * as z from 'zod/mini'
+
+export interface Problem {
+  path: Array<string | number>
+  message: string
+}
+
+type Json = Record<string, unknown>
+type Path = Array<string | number>
+
+function describe(value: unknown): string {
+  if (value === null) return 'null'
+  if (Array.isArray(value)) return 'array'
+  return typeof value
+}
+
+function problem(path: Path, expected: string, value: unknown): Problem {
+  return {
+    path,
+    message:
+      value === undefined
+        ? `required field is missing (expected ${expected})`
+        : `expected ${expected}, received ${describe(value)}`,
+  }
+}
+
+/** Prefixes a problem's path (paths are built only on failure, so the happy path allocates nothing). */
+function at(found: Problem | undefined, ...prefix: Path): Problem | undefined {
+  if (found) found.path.unshift(...prefix)
+  return found
+}
+
+const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value)
+
+function field(obj: Json, key: string, type: 'string' | 'boolean', required = false): Problem | undefined {
+  const value = obj[key]
+  if (typeof value === type || (value === undefined && !required)) return undefined
+  return problem([key], type, value)
+}
+
+function objectField(obj: Json, key: string, nullable = false): Problem | undefined {
+  const value = obj[key]
+  if (value === undefined || isObject(value) || (nullable && value === null)) return undefined
+  return problem([key], 'object', value)
+}
+
+function checkBlob(part: Json): Problem | undefined {
+  const p = objectField(part, 'inlineData') ?? objectField(part, 'fileData')
+  if (p) return p
+  if (isObject(part.inlineData)) {
+    const found = field(part.inlineData, 'mimeType', 'string', true) ?? field(part.inlineData, 'data', 'string', true)
+    if (found) return at(found, 'inlineData')
+  }
+  if (isObject(part.fileData))
+    return at(field(part.fileData, 'fileUri', 'string', true) ?? field(part.fileData, 'mimeType', 'string'), 'fileData')
+  return undefined
+}
+
+function checkFunctionResponse(fr: Json): Problem | undefined {
+  const found = field(fr, 'name', 'string', true) ?? objectField(fr, 'response', true) ?? field(fr, 'id', 'string')
+  if (found || fr.parts === undefined) return found
+  if (!Array.isArray(fr.parts)) return problem(['parts'], 'array', fr.parts)
+  for (let i = 0; i < fr.parts.length; i++) {
+    const inner = fr.parts[i]
+    const bad = isObject(inner) ? checkBlob(inner) : problem([], 'object', inner)
+    if (bad) return at(bad, 'parts', i)
+  }
+  return undefined
+}
+
+/** Checks one part; the problem's path is relative to the part. */
+export function checkPart(part: unknown): Problem | undefined {
+  if (!isObject(part)) return problem([], 'object', part)
+  const p =
+    field(part, 'text', 'string') ??
+    field(part, 'thought', 'boolean') ??
+    field(part, 'thoughtSignature', 'string') ??
+    checkBlob(part) ??
+    objectField(part, 'functionCall') ??
+    objectField(part, 'functionResponse')
+  if (p) return p
+  const fc = part.functionCall
+  if (isObject(fc))
+    return at(
+      field(fc, 'name', 'string', true) ?? objectField(fc, 'args', true) ?? field(fc, 'id', 'string'),
+      'functionCall',
+    )
+  if (isObject(part.functionResponse)) return at(checkFunctionResponse(part.functionResponse), 'functionResponse')
+  return undefined
+}
+
+export function checkParts(parts: unknown): Problem | undefined {
+  if (!Array.isArray(parts)) return problem([], 'array', parts)
+  for (let i = 0; i < parts.length; i++) {
+    const found = checkPart(parts[i])
+    if (found) return at(found, i)
+  }
+  return undefined
+}
+
+/** Checks a Content (`{role?, parts}`); `parts` may be absent in a response candidate. */
+export function checkContent(content: unknown, partsRequired = true): Problem | undefined {
+  if (!isObject(content)) return problem([], 'object', content)
+  const role = field(content, 'role', 'string')
+  if (role) return role
+  if (content.parts === undefined && !partsRequired) return undefined
+  return at(checkParts(content.parts), 'parts')
+}
+
+export function checkContents(contents: unknown): Problem | undefined {
+  if (!Array.isArray(contents)) return problem([], 'array', contents)
+  for (let i = 0; i < contents.length; i++) {
+    const found = checkContent(contents[i])
+    if (found) return at(found, i)
+  }
+  return undefined
+}
+
+/** A value validated by a hand-written checker, reported with its full path; the value passes through uncopied. */
+export function checked<T>(check: (value: unknown) => Problem | undefined): z.ZodMiniType<T> {
+  return z.unknown().check(
+    z.superRefine((value, ctx) => {
+      const found = check(value)
+      if (found) ctx.issues.push({ code: 'custom', path: found.path, message: found.message, input: value })
+    }),
+  ) as unknown as z.ZodMiniType<T>
+}
