@@ -1,0 +1,333 @@
+/** chat-completions request body → IR. @see wire-formats.md §1.2–1.5 */
+import type * as ir from '../../ir/index.js'
+import { parseDataUrl } from '../../shared/data-url.js'
+import { parseWire } from '../../shared/validate.js'
+import type { Converted, RouteMatch } from '../format.js'
+import { decodeReasoningCarrier } from './reasoning-carrier.js'
+import { requestSchema, type WireAssistantMessage, type WireFunctionDef, type WireUserMessage } from './schema.js'
+
+const FORMAT = 'chat-completions'
+
+/** Top-level keys the IR holds; every other key goes to `extensions['chat-completions']` verbatim. */
+const knownKeys = new Set([
+  'model',
+  'messages',
+  'tools',
+  'tool_choice',
+  'parallel_tool_calls',
+  'max_completion_tokens',
+  'temperature',
+  'top_p',
+  'stop',
+  'n',
+  'seed',
+  'presence_penalty',
+  'frequency_penalty',
+  'logprobs',
+  'top_logprobs',
+  'user',
+  'metadata',
+  'reasoning_effort',
+  'response_format',
+  'stream',
+  'stream_options',
+  'functions',
+  'function_call',
+])
+
+/** Message keys decoded into IR fields; the rest ride on `providerData['chat-completions']` (encoder spreads them back). */
+const messageKeys = new Set(['role', 'content', 'name', 'refusal', 'tool_calls', 'function_call', 'tool_call_id'])
+const carrierKeys = new Set(['reasoning_content', 'reasoning_details'])
+
+type Text = { type: 'text'; text: string }
+
+function textParts(content: string | Text[]): ir.TextPart[] {
+  if (typeof content === 'string') return [{ type: 'text', text: content }]
+  return content.map((part) => ({ type: 'text', text: part.text }))
+}
+
+/** Message-level extras and the "content was an array of one text part" marker, for a lossless round trip. */
+function messageProviderData(
+  message: Record<string, unknown>,
+  content: unknown,
+  base?: Record<string, unknown>,
+): ir.ProviderData | undefined {
+  let own: Record<string, unknown> | undefined = base
+  for (const key of Object.keys(message)) {
+    if (messageKeys.has(key) || carrierKeys.has(key)) continue
+    own ??= {}
+    own[key] = message[key]
+  }
+  if (Array.isArray(content) && content.length === 1) {
+    own ??= {}
+    own.contentArray = true
+  }
+  return own ? { [FORMAT]: own } : undefined
+}
+
+function userParts(
+  content: WireUserMessage['content'],
+  path: string,
+  warnings: ir.Warning[],
+): ir.UserMessage['content'] {
+  if (typeof content === 'string') return [{ type: 'text', text: content }]
+  const parts: ir.UserMessage['content'] = []
+  for (let i = 0; i < content.length; i++) {
+    const part = content[i] as (typeof content)[number]
+    if (part.type === 'text') parts.push({ type: 'text', text: part.text })
+    else if (part.type === 'image_url') {
+      const { url, detail } = part.image_url
+      const data = parseDataUrl(url)
+      const image: ir.ImagePart = {
+        type: 'image',
+        source: data?.base64 ? { type: 'base64', mediaType: data.mediaType, data: data.data } : { type: 'url', url },
+      }
+      if (detail) image.detail = detail
+      parts.push(image)
+    } else if (part.type === 'input_audio') {
+      const { data, format } = part.input_audio
+      const mediaType = format === 'wav' ? 'audio/wav' : format === 'mp3' ? 'audio/mpeg' : `audio/${format}`
+      parts.push({ type: 'audio', source: { type: 'base64', mediaType, data } })
+    } else {
+      const { file_data, file_id, filename } = part.file
+      let source: ir.MediaSource | undefined
+      if (file_data !== undefined) {
+        const data = parseDataUrl(file_data)
+        source = data?.base64
+          ? { type: 'base64', mediaType: data.mediaType, data: data.data }
+          : { type: 'base64', mediaType: 'application/pdf', data: file_data }
+      } else if (file_id !== undefined) source = { type: 'file', fileId: file_id }
+      if (!source) {
+        warnings.push({
+          type: 'dropped',
+          path: `${path}[${i}]`,
+          message: 'file part has neither file_data nor file_id',
+        })
+        continue
+      }
+      const document: ir.DocumentPart = { type: 'document', source }
+      if (filename !== undefined) document.filename = filename
+      parts.push(document)
+    }
+  }
+  return parts
+}
+
+function assistantMessage(
+  message: WireAssistantMessage,
+  path: string,
+  warnings: ir.Warning[],
+  legacyIds: Map<string, string[]>,
+): ir.AssistantMessage {
+  const visible: ir.AssistantPart[] = []
+  const { content } = message
+  if (typeof content === 'string') {
+    if (content !== '') visible.push({ type: 'text', text: content })
+  } else if (content) {
+    for (const part of content) {
+      visible.push(part.type === 'text' ? { type: 'text', text: part.text } : { type: 'refusal', text: part.refusal })
+    }
+  }
+  if (typeof message.refusal === 'string') visible.push({ type: 'refusal', text: message.refusal })
+  const calls = message.tool_calls ?? []
+  for (let i = 0; i < calls.length; i++) {
+    const call = calls[i] as (typeof calls)[number]
+    if (call.type === 'function') {
+      visible.push({ type: 'tool-call', id: call.id, name: call.function.name, arguments: call.function.arguments })
+    } else {
+      warnings.push({
+        type: 'dropped',
+        path: `${path}.tool_calls[${i}]`,
+        message: 'custom tool calls are not supported',
+      })
+    }
+  }
+  if (message.function_call) {
+    const id = `call_legacy_${legacyIds.size}_${message.function_call.name}`
+    const queue = legacyIds.get(message.function_call.name) ?? []
+    queue.push(id)
+    legacyIds.set(message.function_call.name, queue)
+    visible.push({
+      type: 'tool-call',
+      id,
+      name: message.function_call.name,
+      arguments: message.function_call.arguments,
+    })
+    warnings.push({
+      type: 'changed',
+      path: `${path}.function_call`,
+      message: 'legacy function_call decoded as a tool call',
+    })
+  }
+  const raw = message as Record<string, unknown>
+  const { parts, skipped } = decodeReasoningCarrier(visible, raw.reasoning_details, raw.reasoning_content)
+  if (skipped > 0) {
+    warnings.push({
+      type: 'dropped',
+      path: `${path}.reasoning_details`,
+      message: `${skipped} malformed entries skipped`,
+    })
+  }
+  const out: ir.AssistantMessage = { role: 'assistant', content: parts }
+  if (typeof message.name === 'string') out.name = message.name
+  const content0 = Array.isArray(content) && content.length === 1 && content[0]?.type === 'text' ? content : undefined
+  const providerData = messageProviderData(raw, content0, content === null ? { contentNull: true } : undefined)
+  if (providerData) out.providerData = providerData
+  return out
+}
+
+function functionTool(def: WireFunctionDef): ir.FunctionTool {
+  const tool: ir.FunctionTool = { type: 'function', name: def.name }
+  if (def.description !== undefined) tool.description = def.description
+  if (def.parameters !== undefined) tool.parameters = def.parameters
+  if (typeof def.strict === 'boolean') tool.strict = def.strict
+  return tool
+}
+
+export function decodeRequest(body: unknown, _route?: Partial<RouteMatch>): Converted<ir.Request> {
+  const wire = parseWire(requestSchema, body, FORMAT)
+  const warnings: ir.Warning[] = []
+  const messages: ir.Message[] = []
+  const toolNames = new Map<string, string>()
+  const legacyIds = new Map<string, string[]>()
+  for (let m = 0; m < wire.messages.length; m++) {
+    const message = wire.messages[m] as (typeof wire.messages)[number]
+    const path = `messages[${m}]`
+    const raw = message as Record<string, unknown>
+    switch (message.role) {
+      case 'system':
+      case 'developer': {
+        const out: ir.SystemMessage = { role: 'system', content: textParts(message.content) }
+        if (typeof message.name === 'string') out.name = message.name
+        const pd = messageProviderData(
+          raw,
+          message.content,
+          message.role === 'developer' ? { role: 'developer' } : undefined,
+        )
+        if (pd) out.providerData = pd
+        messages.push(out)
+        break
+      }
+      case 'user': {
+        const out: ir.UserMessage = { role: 'user', content: userParts(message.content, `${path}.content`, warnings) }
+        if (typeof message.name === 'string') out.name = message.name
+        const single =
+          Array.isArray(message.content) && message.content[0]?.type === 'text' ? message.content : undefined
+        const pd = messageProviderData(raw, single)
+        if (pd) out.providerData = pd
+        messages.push(out)
+        break
+      }
+      case 'assistant': {
+        const out = assistantMessage(message, path, warnings, legacyIds)
+        for (const part of out.content) if (part.type === 'tool-call') toolNames.set(part.id, part.name)
+        messages.push(out)
+        break
+      }
+      case 'tool': {
+        const result: ir.ToolResultPart = {
+          type: 'tool-result',
+          toolCallId: message.tool_call_id,
+          content: textParts(message.content),
+        }
+        const name = toolNames.get(message.tool_call_id)
+        if (name !== undefined) result.toolName = name
+        const out: ir.ToolMessage = { role: 'tool', content: [result] }
+        const pd = messageProviderData(raw, message.content)
+        if (pd) out.providerData = pd
+        messages.push(out)
+        break
+      }
+      case 'function': {
+        const queue = legacyIds.get(message.name)
+        const toolCallId = queue?.shift() ?? `call_legacy_${message.name}`
+        const content: ir.TextPart[] = [{ type: 'text', text: message.content ?? '' }]
+        messages.push({ role: 'tool', content: [{ type: 'tool-result', toolCallId, toolName: message.name, content }] })
+        warnings.push({ type: 'changed', path, message: 'legacy function message decoded as a tool result' })
+        break
+      }
+    }
+  }
+
+  const request: ir.Request = { model: wire.model, messages }
+  if (wire.tools) {
+    const tools: ir.Tool[] = []
+    for (let i = 0; i < wire.tools.length; i++) {
+      const tool = wire.tools[i] as (typeof wire.tools)[number]
+      if (tool.type === 'function') tools.push(functionTool(tool.function))
+      else warnings.push({ type: 'dropped', path: `tools[${i}]`, message: 'custom tools are not supported' })
+    }
+    request.tools = tools
+  } else if (wire.functions) {
+    request.tools = wire.functions.map(functionTool)
+    warnings.push({ type: 'changed', path: 'functions', message: 'legacy functions decoded as tools' })
+  }
+  const choice = wire.tool_choice
+  if (typeof choice === 'string') request.toolChoice = { type: choice }
+  else if (choice?.type === 'function') request.toolChoice = { type: 'tool', name: choice.function.name }
+  else if (choice?.type === 'allowed_tools') {
+    request.toolChoice = { type: choice.allowed_tools.mode }
+    request.allowedTools = choice.allowed_tools.tools.flatMap((tool) => (tool.function ? [tool.function.name] : []))
+  } else if (choice?.type === 'custom') {
+    warnings.push({ type: 'dropped', path: 'tool_choice', message: 'custom tool choice is not supported' })
+  } else if (wire.function_call !== undefined) {
+    const legacy = wire.function_call
+    request.toolChoice = typeof legacy === 'string' ? { type: legacy } : { type: 'tool', name: legacy.name }
+  }
+  if (wire.parallel_tool_calls !== undefined) request.parallelToolCalls = wire.parallel_tool_calls
+  if (typeof wire.max_completion_tokens === 'number') request.maxTokens = wire.max_completion_tokens
+  else if (typeof wire.max_tokens === 'number') request.maxTokens = wire.max_tokens
+  if (typeof wire.temperature === 'number') request.temperature = wire.temperature
+  if (typeof wire.top_p === 'number') request.topP = wire.top_p
+  if (typeof wire.stop === 'string') request.stopSequences = [wire.stop]
+  else if (Array.isArray(wire.stop)) request.stopSequences = wire.stop
+  if (typeof wire.n === 'number') request.n = wire.n
+  if (typeof wire.seed === 'number') request.seed = wire.seed
+  if (typeof wire.presence_penalty === 'number') request.presencePenalty = wire.presence_penalty
+  if (typeof wire.frequency_penalty === 'number') request.frequencyPenalty = wire.frequency_penalty
+  if (typeof wire.logprobs === 'boolean') request.logprobs = wire.logprobs
+  if (typeof wire.top_logprobs === 'number') request.topLogprobs = wire.top_logprobs
+  if (wire.user !== undefined) request.user = wire.user
+  if (wire.metadata) request.metadata = wire.metadata
+  if (wire.reasoning_effort) {
+    request.reasoning = { enabled: wire.reasoning_effort !== 'none', effort: wire.reasoning_effort }
+  }
+  const format = wire.response_format
+  if (format?.type === 'text') request.responseFormat = { type: 'text' }
+  else if (format?.type === 'json_object') request.responseFormat = { type: 'json' }
+  else if (format?.type === 'json_schema') {
+    const { name, description, schema, strict } = format.json_schema
+    const out: ir.ResponseFormat = { type: 'json-schema', schema: schema ?? {}, name }
+    if (description !== undefined) out.description = description
+    if (typeof strict === 'boolean') out.strict = strict
+    request.responseFormat = out
+  }
+  if (typeof wire.stream === 'boolean') request.stream = wire.stream
+  if (typeof wire.stream_options?.include_usage === 'boolean') {
+    request.streamIncludeUsage = wire.stream_options.include_usage
+  }
+  if (typeof wire.max_tokens === 'number' && typeof wire.max_completion_tokens === 'number') {
+    warnings.push({ type: 'dropped', path: 'max_tokens', message: 'max_tokens ignored: max_completion_tokens is set' })
+  }
+
+  let extensions: Record<string, unknown> | undefined
+  for (const key of Object.keys(wire)) {
+    // stream_options with keys beyond include_usage is kept whole (the encoder then writes it back verbatim).
+    if (
+      key === 'stream_options' &&
+      wire.stream_options &&
+      Object.keys(wire.stream_options).some((k) => k !== 'include_usage')
+    ) {
+      extensions ??= {}
+      extensions[key] = wire.stream_options
+      continue
+    }
+    if (knownKeys.has(key)) continue
+    // `max_tokens` is kept too (alongside maxTokens) so a same-format round trip writes the same spelling back.
+    if (key === 'max_tokens' && typeof wire.max_completion_tokens === 'number') continue
+    extensions ??= {}
+    extensions[key] = (wire as Record<string, unknown>)[key]
+  }
+  if (extensions) request.extensions = { [FORMAT]: extensions }
+  return { value: request, warnings }
+}

@@ -1,0 +1,101 @@
+/** chat-completions response body → IR. @see wire-formats.md §1.6–1.7 */
+import type * as ir from '../../ir/index.js'
+import { parseWire } from '../../shared/validate.js'
+import type { Converted } from '../format.js'
+import { toFinishReason } from './finish-reason.js'
+import { decodeReasoningCarrier } from './reasoning-carrier.js'
+import { responseSchema, type WireResponseMessage } from './schema.js'
+import { decodeUsage } from './usage.js'
+
+const FORMAT = 'chat-completions'
+const responseKeys = new Set(['id', 'object', 'created', 'model', 'choices', 'usage'])
+const messageKeys = new Set(['role', 'content', 'refusal', 'tool_calls', 'reasoning_content', 'reasoning_details'])
+
+function decodeMessage(message: WireResponseMessage, path: string, warnings: ir.Warning[]): ir.AssistantPart[] {
+  const visible: ir.AssistantPart[] = []
+  if (typeof message.content === 'string' && message.content !== '') {
+    visible.push({ type: 'text', text: message.content })
+  }
+  if (typeof message.refusal === 'string') visible.push({ type: 'refusal', text: message.refusal })
+  const calls = message.tool_calls ?? []
+  for (let i = 0; i < calls.length; i++) {
+    const call = calls[i] as (typeof calls)[number]
+    if (call.type === 'function') {
+      visible.push({ type: 'tool-call', id: call.id, name: call.function.name, arguments: call.function.arguments })
+    } else {
+      warnings.push({
+        type: 'dropped',
+        path: `${path}.tool_calls[${i}]`,
+        message: 'custom tool calls are not supported',
+      })
+    }
+  }
+  if (message.function_call) {
+    const { name, arguments: args } = message.function_call
+    visible.push({ type: 'tool-call', id: `call_legacy_${name}`, name, arguments: args })
+  }
+  const raw = message as Record<string, unknown>
+  const { parts, skipped } = decodeReasoningCarrier(visible, raw.reasoning_details, raw.reasoning_content)
+  if (skipped > 0) {
+    warnings.push({
+      type: 'dropped',
+      path: `${path}.reasoning_details`,
+      message: `${skipped} malformed entries skipped`,
+    })
+  }
+  // annotations, audio and other message extras ride on the first part (or a carrier-free empty text part).
+  let extras: Record<string, unknown> | undefined
+  for (const key of Object.keys(raw)) {
+    if (messageKeys.has(key) || (key === 'function_call' && raw[key] !== null)) continue
+    extras ??= {}
+    extras[key] = raw[key]
+  }
+  if (extras) {
+    const target = parts.find((part) => part.type === 'text') ?? parts[0]
+    if (target)
+      target.providerData = { ...target.providerData, [FORMAT]: { ...target.providerData?.[FORMAT], ...extras } }
+    else warnings.push({ type: 'dropped', path, message: `message fields ${Object.keys(extras).join(', ')} dropped` })
+  }
+  return parts
+}
+
+export function decodeResponse(body: unknown): Converted<ir.Response> {
+  const wire = parseWire(responseSchema, body, FORMAT, 'response')
+  const warnings: ir.Warning[] = []
+  const first = wire.choices[0]
+  for (let i = 0; i < wire.choices.length; i++) {
+    if ((wire.choices[i] as Record<string, unknown>).logprobs != null) {
+      warnings.push({ type: 'dropped', path: `choices[${i}].logprobs`, message: 'logprobs are not carried' })
+    }
+  }
+  const content = first ? decodeMessage(first.message, 'choices[0].message', warnings) : []
+  const hasCall = (parts: ir.AssistantPart[]) => parts.some((part) => part.type === 'tool-call')
+  const response: ir.Response = {
+    id: wire.id ?? '',
+    model: wire.model ?? '',
+    content,
+    finishReason: toFinishReason(first?.finish_reason, hasCall(content)),
+  }
+  if (wire.created !== undefined) response.created = wire.created
+  const usage = decodeUsage(wire.usage)
+  if (usage) response.usage = usage
+  if (wire.choices.length > 1) {
+    response.extraChoices = wire.choices.slice(1).map((choice, i) => {
+      const parts = decodeMessage(choice.message, `choices[${i + 1}].message`, warnings)
+      return {
+        index: choice.index ?? i + 1,
+        content: parts,
+        finishReason: toFinishReason(choice.finish_reason, hasCall(parts)),
+      }
+    })
+  }
+  let extensions: Record<string, unknown> | undefined
+  const raw = wire as Record<string, unknown>
+  for (const key of Object.keys(raw)) {
+    if (responseKeys.has(key)) continue
+    extensions ??= {}
+    extensions[key] = raw[key]
+  }
+  if (extensions) response.extensions = { [FORMAT]: extensions }
+  return { value: response, warnings }
+}

@@ -1,0 +1,172 @@
+/**
+ * zod/mini schemas for the chat-completions wire (wire-formats.md §1.2–1.7, §1.9). Loose: unknown keys pass,
+ * wrong types of known fields fail with their JSON path.
+ */
+import * as z from 'zod/mini'
+
+const str = z.string()
+const optStr = z.optional(z.nullable(z.string()))
+const optNum = z.optional(z.nullable(z.number()))
+const optInt = z.optional(z.nullable(z.number().check(z.int())))
+const optBool = z.optional(z.nullable(z.boolean()))
+
+const textPart = z.looseObject({ type: z.literal('text'), text: str })
+const refusalPart = z.looseObject({ type: z.literal('refusal'), refusal: str })
+const imagePart = z.looseObject({
+  type: z.literal('image_url'),
+  image_url: z.looseObject({ url: str, detail: z.optional(z.enum(['auto', 'low', 'high'])) }),
+})
+const audioPart = z.looseObject({
+  type: z.literal('input_audio'),
+  input_audio: z.looseObject({ data: str, format: str }),
+})
+const filePart = z.looseObject({
+  type: z.literal('file'),
+  file: z.looseObject({ file_data: z.optional(str), file_id: z.optional(str), filename: z.optional(str) }),
+})
+
+const textContent = z.union([str, z.array(textPart)])
+const userContent = z.union([str, z.array(z.discriminatedUnion('type', [textPart, imagePart, audioPart, filePart]))])
+const assistantContent = z.nullable(z.union([str, z.array(z.discriminatedUnion('type', [textPart, refusalPart]))]))
+
+const functionCall = z.looseObject({ name: str, arguments: str })
+const toolCall = z.discriminatedUnion('type', [
+  z.looseObject({ id: str, type: z.literal('function'), function: functionCall }),
+  z.looseObject({ id: str, type: z.literal('custom'), custom: z.looseObject({ name: str, input: str }) }),
+])
+
+const systemMessage = z.looseObject({ role: z.enum(['system', 'developer']), content: textContent, name: optStr })
+const userMessage = z.looseObject({ role: z.literal('user'), content: userContent, name: optStr })
+const assistantMessage = z.looseObject({
+  role: z.literal('assistant'),
+  content: z.optional(assistantContent),
+  name: optStr,
+  refusal: optStr,
+  tool_calls: z.optional(z.nullable(z.array(toolCall))),
+  function_call: z.optional(z.nullable(functionCall)),
+})
+const toolMessage = z.looseObject({ role: z.literal('tool'), tool_call_id: str, content: textContent })
+const functionMessage = z.looseObject({ role: z.literal('function'), name: str, content: z.nullable(str) })
+
+const message = z.discriminatedUnion('role', [
+  systemMessage,
+  userMessage,
+  assistantMessage,
+  toolMessage,
+  functionMessage,
+])
+
+const functionDef = z.looseObject({
+  name: str,
+  description: z.optional(str),
+  parameters: z.optional(z.record(z.string(), z.unknown())),
+  strict: optBool,
+})
+const tool = z.discriminatedUnion('type', [
+  z.looseObject({ type: z.literal('function'), function: functionDef }),
+  z.looseObject({ type: z.literal('custom'), custom: z.looseObject({ name: str }) }),
+])
+const namedFunction = z.looseObject({ name: str })
+const toolChoice = z.union([
+  z.enum(['none', 'auto', 'required']),
+  z.discriminatedUnion('type', [
+    z.looseObject({ type: z.literal('function'), function: namedFunction }),
+    z.looseObject({ type: z.literal('custom'), custom: namedFunction }),
+    z.looseObject({
+      type: z.literal('allowed_tools'),
+      allowed_tools: z.looseObject({
+        mode: z.enum(['auto', 'required']),
+        tools: z.array(z.looseObject({ type: str, function: z.optional(namedFunction) })),
+      }),
+    }),
+  ]),
+])
+const responseFormat = z.discriminatedUnion('type', [
+  z.looseObject({ type: z.literal('text') }),
+  z.looseObject({ type: z.literal('json_object') }),
+  z.looseObject({
+    type: z.literal('json_schema'),
+    json_schema: z.looseObject({
+      name: str,
+      description: z.optional(str),
+      schema: z.optional(z.record(z.string(), z.unknown())),
+      strict: optBool,
+    }),
+  }),
+])
+
+export const requestSchema = z.looseObject({
+  model: str,
+  messages: z.array(message),
+  max_completion_tokens: optInt,
+  max_tokens: optInt,
+  temperature: optNum,
+  top_p: optNum,
+  stop: z.optional(z.nullable(z.union([str, z.array(str)]))),
+  n: optInt,
+  seed: optInt,
+  presence_penalty: optNum,
+  frequency_penalty: optNum,
+  logprobs: optBool,
+  top_logprobs: optInt,
+  user: z.optional(str),
+  metadata: z.optional(z.nullable(z.record(z.string(), z.string()))),
+  reasoning_effort: z.optional(z.nullable(z.enum(['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max']))),
+  stream: optBool,
+  stream_options: z.optional(z.nullable(z.looseObject({ include_usage: z.optional(z.boolean()) }))),
+  tools: z.optional(z.array(tool)),
+  tool_choice: z.optional(toolChoice),
+  parallel_tool_calls: z.optional(z.boolean()),
+  response_format: z.optional(responseFormat),
+  functions: z.optional(z.array(functionDef)),
+  function_call: z.optional(z.union([z.enum(['none', 'auto']), namedFunction])),
+})
+
+export type WireRequest = z.infer<typeof requestSchema>
+export type WireMessage = z.infer<typeof message>
+export type WireUserMessage = z.infer<typeof userMessage>
+export type WireAssistantMessage = z.infer<typeof assistantMessage>
+export type WireFunctionDef = z.infer<typeof functionDef>
+
+const responseMessage = z.looseObject({
+  role: z.optional(str),
+  content: z.optional(z.nullable(str)),
+  refusal: optStr,
+  tool_calls: z.optional(z.nullable(z.array(toolCall))),
+  function_call: z.optional(z.nullable(functionCall)),
+})
+
+const usage = z.looseObject({
+  prompt_tokens: z.number(),
+  completion_tokens: z.number(),
+  total_tokens: z.optional(z.number()),
+  prompt_tokens_details: z.optional(z.nullable(z.looseObject({}))),
+  completion_tokens_details: z.optional(z.nullable(z.looseObject({}))),
+})
+
+export const responseSchema = z.looseObject({
+  id: z.optional(str),
+  object: z.optional(str),
+  created: z.optional(z.number()),
+  model: z.optional(str),
+  choices: z.array(
+    z.looseObject({
+      index: z.optional(z.number()),
+      message: responseMessage,
+      finish_reason: z.optional(z.nullable(str)),
+    }),
+  ),
+  usage: z.optional(z.nullable(usage)),
+})
+
+export type WireResponse = z.infer<typeof responseSchema>
+export type WireResponseMessage = z.infer<typeof responseMessage>
+
+export const errorSchema = z.looseObject({
+  error: z.looseObject({
+    message: z.optional(z.nullable(str)),
+    type: z.optional(z.nullable(str)),
+    param: z.optional(z.nullable(str)),
+    code: z.optional(z.nullable(z.union([str, z.number()]))),
+  }),
+})
