@@ -5,11 +5,13 @@
  */
 import { invalidRequest } from '../../errors.js'
 import type * as ir from '../../ir/index.js'
+import { toolCallFromObject } from '../../shared/tool-arguments.js'
 import { generateToolCallId } from '../../shared/tool-ids.js'
 import { parseWire } from '../../shared/validate.js'
 import type { Converted, RouteMatch } from '../format.js'
 import { decodeGenerationConfig, decodeToolConfig } from './decode-config.js'
-import { requestSchema, type WirePart, type WireRequest } from './schema.js'
+import { quickRequestOk } from './quick-check.js'
+import { requestSchema, type WireContent, type WirePart, type WireRequest } from './schema.js'
 import { fromOpenApiSchema } from './schema-dialect.js'
 
 const F = 'content-generation'
@@ -48,10 +50,17 @@ function mediaPart(mimeType: string, source: ir.MediaSource): ir.ImagePart | ir.
   return { type: 'document', source }
 }
 
-function warnExtraKeys(part: WirePart, dataKey: string, path: string, warnings: Warnings): void {
+/** The JSON path of a part, built only when a warning needs it. */
+const partPath = (ci: number, pi: number) => `contents[${ci}].parts[${pi}]`
+
+function warnExtraKeys(part: WirePart, dataKey: string, ci: number, pi: number, warnings: Warnings): void {
   for (const key in part) {
     if (key !== dataKey && !partMeta.has(key) && part[key] !== undefined)
-      warnings.push({ type: 'dropped', path: `${path}.${key}`, message: `Part field ${key} has no IR equivalent` })
+      warnings.push({
+        type: 'dropped',
+        path: `${partPath(ci, pi)}.${key}`,
+        message: `Part field ${key} has no IR equivalent`,
+      })
   }
 }
 
@@ -78,32 +87,29 @@ function decodeResponsePayload(response: Record<string, unknown> | null | undefi
 function decodeContents(body: WireRequest, warnings: Warnings): ir.Message[] {
   const messages: ir.Message[] = []
   let calls: PendingCall[] = []
-  body.contents.forEach((content, ci) => {
-    const path = `contents[${ci}]`
+  const contents = body.contents
+  for (let ci = 0; ci < contents.length; ci++) {
+    const content = contents[ci] as WireContent
+    const wireParts = content.parts
     if (content.role === 'model') {
       const parts: ir.AssistantPart[] = []
       const turnCalls: PendingCall[] = []
-      content.parts.forEach((part, pi) => {
-        const at = `${path}.parts[${pi}]`
+      for (let pi = 0; pi < wireParts.length; pi++) {
+        const part = wireParts[pi] as WirePart
         if (part.functionCall) {
           const fc = part.functionCall
           const id = fc.id ?? generateToolCallId('call_', `${ci}:${pi}:${fc.name}`)
-          const call: ir.ToolCallPart = {
-            type: 'tool-call',
-            id,
-            name: fc.name,
-            arguments: fc.args ? JSON.stringify(fc.args) : '{}',
-          }
+          const call = toolCallFromObject(id, fc.name, fc.args)
           parts.push(withSignature(call, part, fc.id === undefined ? undefined : { id: fc.id }))
           turnCalls.push(
             fc.id === undefined
               ? { id, name: fc.name, used: false }
               : { id, name: fc.name, wireId: fc.id, used: false },
           )
-          warnExtraKeys(part, 'functionCall', at, warnings)
+          warnExtraKeys(part, 'functionCall', ci, pi, warnings)
         } else if (part.text !== undefined) {
           parts.push(withSignature({ type: part.thought ? 'reasoning' : 'text', text: part.text }, part))
-          warnExtraKeys(part, 'text', at, warnings)
+          warnExtraKeys(part, 'text', ci, pi, warnings)
         } else if (part.inlineData) {
           const media = mediaPart(part.inlineData.mimeType, {
             type: 'base64',
@@ -111,33 +117,41 @@ function decodeContents(body: WireRequest, warnings: Warnings): ir.Message[] {
             data: part.inlineData.data,
           })
           if (media.type === 'document')
-            warnings.push({ type: 'dropped', path: at, message: 'A model turn cannot hold a document part' })
+            warnings.push({
+              type: 'dropped',
+              path: partPath(ci, pi),
+              message: 'A model turn cannot hold a document part',
+            })
           else parts.push(withSignature(media, part))
         } else {
-          warnings.push({ type: 'dropped', path: at, message: 'Part kind not supported in a model turn' })
+          warnings.push({ type: 'dropped', path: partPath(ci, pi), message: 'Part kind not supported in a model turn' })
         }
-      })
+      }
       calls = turnCalls
       messages.push({ role: 'assistant', content: parts })
-      return
+      continue
     }
     if (content.role !== undefined && content.role !== 'user')
-      warnings.push({ type: 'changed', path: `${path}.role`, message: `Role ${content.role} treated as user` })
+      warnings.push({ type: 'changed', path: `contents[${ci}].role`, message: `Role ${content.role} treated as user` })
     const results: ir.ToolResultPart[] = []
     const userParts: ir.UserMessage['content'] = []
-    content.parts.forEach((part, pi) => {
-      const at = `${path}.parts[${pi}]`
+    for (let pi = 0; pi < wireParts.length; pi++) {
+      const part = wireParts[pi] as WirePart
       if (part.functionResponse) {
-        results.push(decodeFunctionResponse(part, ci, pi, calls, at, warnings))
+        results.push(decodeFunctionResponse(part, ci, pi, calls, warnings))
       } else if (part.text !== undefined) {
         if (part.thought)
-          warnings.push({ type: 'changed', path: `${at}.thought`, message: 'A user thought part became text' })
+          warnings.push({
+            type: 'changed',
+            path: `${partPath(ci, pi)}.thought`,
+            message: 'A user thought part became text',
+          })
         userParts.push(withSignature({ type: 'text', text: part.text }, part))
-        warnExtraKeys(part, 'text', at, warnings)
+        warnExtraKeys(part, 'text', ci, pi, warnings)
       } else if (part.inlineData) {
         const { mimeType, data } = part.inlineData
         userParts.push(withSignature(mediaPart(mimeType, { type: 'base64', mediaType: mimeType, data }), part))
-        warnExtraKeys(part, 'inlineData', at, warnings)
+        warnExtraKeys(part, 'inlineData', ci, pi, warnings)
       } else if (part.fileData) {
         const { mimeType, fileUri } = part.fileData
         const source: ir.MediaSource =
@@ -145,18 +159,18 @@ function decodeContents(body: WireRequest, warnings: Warnings): ir.Message[] {
             ? { type: 'file', fileId: fileUri }
             : { type: 'file', fileId: fileUri, mediaType: mimeType }
         userParts.push(withSignature(mediaPart(mimeType ?? '', source), part))
-        warnExtraKeys(part, 'fileData', at, warnings)
+        warnExtraKeys(part, 'fileData', ci, pi, warnings)
       } else {
         warnings.push({
           type: 'dropped',
-          path: at,
+          path: partPath(ci, pi),
           message: 'Part kind not supported (executableCode, codeExecutionResult, …)',
         })
       }
-    })
+    }
     if (results.length > 0) messages.push({ role: 'tool', content: results })
     if (userParts.length > 0 || results.length === 0) messages.push({ role: 'user', content: userParts })
-  })
+  }
   return messages
 }
 
@@ -165,7 +179,6 @@ function decodeFunctionResponse(
   ci: number,
   pi: number,
   calls: PendingCall[],
-  at: string,
   warnings: Warnings,
 ): ir.ToolResultPart {
   const fr = part.functionResponse as NonNullable<WirePart['functionResponse']>
@@ -191,7 +204,12 @@ function decodeFunctionResponse(
       content.push(
         inner.fileData.mimeType?.startsWith('image/') ? { type: 'image', source } : { type: 'document', source },
       )
-    } else warnings.push({ type: 'dropped', path: `${at}.functionResponse.parts[${i}]`, message: 'Unsupported part' })
+    } else
+      warnings.push({
+        type: 'dropped',
+        path: `${partPath(ci, pi)}.functionResponse.parts[${i}]`,
+        message: 'Unsupported part',
+      })
   })
   const data: Record<string, unknown> = { response: fr.response ?? {} }
   if (fr.id !== undefined) data.id = fr.id
@@ -250,7 +268,9 @@ function unwrapCountTokens(body: unknown): unknown {
 }
 
 export function decodeRequest(body: unknown, route?: Partial<RouteMatch>): Converted<ir.Request> {
-  const wire = parseWire(requestSchema, route?.kind === 'count-tokens' ? unwrapCountTokens(body) : body, F)
+  const input = route?.kind === 'count-tokens' ? unwrapCountTokens(body) : body
+  // The common, valid body skips zod (quick-check.ts); anything else is validated (and reported) by zod.
+  const wire = quickRequestOk(input) ? (input as WireRequest) : parseWire(requestSchema, input, F)
   const warnings: Warnings = []
   const rawModel = route?.model ?? (typeof wire.model === 'string' ? wire.model : undefined)
   if (rawModel === undefined) invalidRequest('model', 'the model is required (in the URL path or the body)', F)

@@ -4,6 +4,7 @@
  * empty `content-filter` response. Function calls without an id get a stable id seeded by the response id.
  */
 import type * as ir from '../../ir/index.js'
+import { toolCallFromObject } from '../../shared/tool-arguments.js'
 import { generateToolCallId } from '../../shared/tool-ids.js'
 import { parseWire } from '../../shared/validate.js'
 import type { Converted } from '../format.js'
@@ -38,12 +39,7 @@ export function decodeAssistantPart(
 ): ir.AssistantPart | undefined {
   if (part.functionCall) {
     const fc = part.functionCall
-    const out: ir.AssistantPart = {
-      type: 'tool-call',
-      id: fc.id ?? generateToolCallId('call_', `${seed}:${fc.name}`),
-      name: fc.name,
-      arguments: fc.args ? JSON.stringify(fc.args) : '{}',
-    }
+    const out = toolCallFromObject(fc.id ?? generateToolCallId('call_', `${seed}:${fc.name}`), fc.name, fc.args)
     const data = providerData(part, fc.id === undefined ? undefined : { id: fc.id })
     if (data) out.providerData = data
     return out

@@ -1,7 +1,7 @@
 /** IR content parts → content-generation `Part`s. @see wire-formats.md §3.3, §5.3 items 9–10, §5.4 */
 import type * as ir from '../../ir/index.js'
 import { parseDataUrl } from '../../shared/data-url.js'
-import { parseArguments } from '../../shared/tool-arguments.js'
+import { argumentsObject } from '../../shared/tool-arguments.js'
 
 const F = 'content-generation'
 type Wire = Record<string, unknown>
@@ -52,12 +52,15 @@ export function encodeMedia(source: ir.MediaSource, fallbackMime: string, path: 
 
 const fallbackMime = { image: 'image/jpeg', audio: 'audio/wav', document: 'application/pdf' } as const
 
-function encodeToolCall(part: ir.ToolCallPart, path: string, warnings: Warnings): Wire {
-  let args = parseArguments(part.arguments)
+/** The IR path of part `pi` of message `mi`, built only when a warning needs it. */
+const partPath = (mi: number, pi: number) => `messages[${mi}].content[${pi}]`
+
+function encodeToolCall(part: ir.ToolCallPart, mi: number, pi: number, warnings: Warnings): Wire {
+  let args = argumentsObject(part)
   if (!args) {
     warnings.push({
       type: 'changed',
-      path: `${path}.arguments`,
+      path: `${partPath(mi, pi)}.arguments`,
       message: 'Arguments are not a JSON object; sent as {}',
     })
     args = {}
@@ -72,10 +75,14 @@ function resultResponse(part: ir.ToolResultPart): Record<string, unknown> {
   const data = own(part)
   if (data && typeof data.response === 'object' && data.response !== null)
     return data.response as Record<string, unknown>
-  const text = part.content
-    .filter((p): p is ir.TextPart => p.type === 'text')
-    .map((p) => p.text)
-    .join('\n')
+  const only = part.content.length === 1 ? part.content[0] : undefined
+  const text =
+    only?.type === 'text'
+      ? only.text
+      : part.content
+          .filter((p): p is ir.TextPart => p.type === 'text')
+          .map((p) => p.text)
+          .join('\n')
   if (part.isError) return { error: text }
   const trimmed = text.trimStart()
   if (trimmed.startsWith('{')) {
@@ -93,14 +100,19 @@ function resultResponse(part: ir.ToolResultPart): Record<string, unknown> {
 function encodeToolResult(
   part: ir.ToolResultPart,
   calls: Map<string, CallInfo>,
-  path: string,
+  mi: number,
+  pi: number,
   warnings: Warnings,
 ): Wire {
   const call = calls.get(part.toolCallId)
   let name = part.toolName ?? call?.name
   if (name === undefined) {
     name = part.toolCallId
-    warnings.push({ type: 'changed', path, message: 'Tool name not found in the conversation; the call id stands in' })
+    warnings.push({
+      type: 'changed',
+      path: partPath(mi, pi),
+      message: 'Tool name not found in the conversation; the call id stands in',
+    })
   }
   const response: Wire = { name, response: resultResponse(part) }
   const data = own(part)
@@ -109,6 +121,7 @@ function encodeToolResult(
   const media: Wire[] = []
   part.content.forEach((inner, i) => {
     if (inner.type === 'text') return
+    const path = partPath(mi, pi)
     const encoded = encodeMedia(inner.source, fallbackMime[inner.type], `${path}.content[${i}]`, warnings)
     if ('text' in encoded)
       warnings.push({
@@ -127,12 +140,20 @@ function encodeToolResult(
 export function encodePart(
   part: ir.Part,
   calls: Map<string, CallInfo>,
-  path: string,
+  mi: number,
+  pi: number,
   warnings: Warnings,
 ): Wire | undefined {
   switch (part.type) {
     case 'text':
       return signed({ text: part.text }, part)
+    case 'tool-call':
+      return encodeToolCall(part, mi, pi, warnings)
+    case 'tool-result':
+      return encodeToolResult(part, calls, mi, pi, warnings)
+  }
+  const path = partPath(mi, pi)
+  switch (part.type) {
     case 'reasoning': {
       const signature = own(part)?.thoughtSignature
       if (typeof signature === 'string') return { text: part.text, thought: true, thoughtSignature: signature }
@@ -164,9 +185,5 @@ export function encodePart(
             message: `content-generation has no document ${key}`,
           })
       return signed(encodeMedia(part.source, fallbackMime.document, path, warnings), part)
-    case 'tool-call':
-      return encodeToolCall(part, path, warnings)
-    case 'tool-result':
-      return encodeToolResult(part, calls, path, warnings)
   }
 }

@@ -56,11 +56,11 @@ function encodeContents(request: ir.Request, body: Wire, warnings: Warnings): vo
     const role = message.role === 'assistant' ? 'model' : 'user'
     const parts: Wire[] = []
     message.content.forEach((part, pi) => {
-      const encoded = encodePart(part, calls, `messages[${mi}].content[${pi}]`, warnings)
+      const encoded = encodePart(part, calls, mi, pi, warnings)
       if (encoded) parts.push(encoded)
     })
     const last = contents[contents.length - 1]
-    if (last && last.role === role) last.parts.push(...parts)
+    if (last && last.role === role) for (const part of parts) last.parts.push(part)
     else contents.push({ role, parts })
   })
   body.contents = contents

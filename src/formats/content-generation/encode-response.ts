@@ -1,6 +1,6 @@
 /** IR → content-generation response body. @see wire-formats.md §3.6, §3.7 */
 import type * as ir from '../../ir/index.js'
-import { parseArguments } from '../../shared/tool-arguments.js'
+import { argumentsObject } from '../../shared/tool-arguments.js'
 import type { Converted } from '../format.js'
 import { own } from './encode-parts.js'
 import { fromFinishReason } from './finish-reason.js'
@@ -34,7 +34,7 @@ export function encodeAssistantPart(part: ir.AssistantPart, path: string, warnin
       warnings.push({ type: 'dropped', path, message: 'Redacted reasoning has no content-generation equivalent' })
       return undefined
     case 'tool-call': {
-      let args = parseArguments(part.arguments)
+      let args = argumentsObject(part)
       if (!args) {
         warnings.push({
           type: 'changed',

@@ -79,6 +79,10 @@ function convert(input: unknown, path: string, warnings: ir.Warning[]): unknown 
   const hasRef = typeof node.$ref === 'string'
   for (const key in node) {
     const value = node[key]
+    if (passKeys.has(key) && !hasRef) {
+      out[key] = value
+      continue
+    }
     const at = join(path, key)
     if (hasRef && key !== '$ref' && !key.startsWith('$')) {
       warnings.push({ type: 'dropped', path: at, message: `${key} next to $ref is ignored by Gemini; removed` })
@@ -140,12 +144,51 @@ function convert(input: unknown, path: string, warnings: ir.Warning[]): unknown 
   return out
 }
 
+/**
+ * True when `convert` would give back an equal schema without a warning: only honoured keys, nothing to rewrite,
+ * nothing to infer. Such a schema is passed through as-is (no copy).
+ */
+function isClean(input: unknown): boolean {
+  if (typeof input === 'boolean') return true
+  if (!isNode(input)) return false
+  if (input.type === undefined) {
+    // convert would infer a type when it can; a node with anyOf/oneOf or without anything to infer from stays.
+    if (input.anyOf === undefined && input.oneOf === undefined) {
+      if (input.properties !== undefined || input.items !== undefined || input.prefixItems !== undefined) return false
+      if (Array.isArray(input.enum) && input.enum.length > 0) return false
+    }
+  }
+  for (const key in input) {
+    const value = input[key]
+    switch (key) {
+      case 'properties':
+      case '$defs':
+        if (!isNode(value)) return false
+        for (const name in value) if (!isClean(value[name])) return false
+        break
+      case 'items':
+      case 'additionalProperties':
+        if (!isClean(value)) return false
+        break
+      case 'prefixItems':
+      case 'anyOf':
+      case 'oneOf':
+        if (Array.isArray(value)) for (const member of value) if (!isClean(member)) return false
+        break
+      default:
+        if (!passKeys.has(key)) return false
+    }
+  }
+  return true
+}
+
 /** JSON Schema → `parametersJsonSchema`/`responseJsonSchema`. `path` prefixes warning paths. */
 export function toGeminiJsonSchema(
   jsonSchema: unknown,
   path = '',
 ): { schema: Record<string, unknown>; warnings: ir.Warning[] } {
   const warnings: ir.Warning[] = []
+  if (isNode(jsonSchema) && isClean(jsonSchema)) return { schema: jsonSchema, warnings }
   const converted = convert(jsonSchema, path, warnings)
   return { schema: isNode(converted) ? converted : {}, warnings }
 }

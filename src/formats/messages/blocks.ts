@@ -5,7 +5,7 @@
  */
 import { invalidRequest } from '../../errors.js'
 import type * as ir from '../../ir/index.js'
-import { parseArguments, stringifyArguments } from '../../shared/tool-arguments.js'
+import { argumentsObject, toolCallFromObject } from '../../shared/tool-arguments.js'
 import { toMessagesToolId } from '../../shared/tool-ids.js'
 import type { WireBlock, WireSource } from './schema.js'
 
@@ -105,12 +105,7 @@ export function decodeDocument(block: WireBlock, path: string): ir.DocumentPart 
 }
 
 export function decodeToolUse(block: WireBlock): ir.ToolCallPart {
-  const part: ir.ToolCallPart = {
-    type: 'tool-call',
-    id: block.id as string,
-    name: block.name as string,
-    arguments: stringifyArguments(block.input),
-  }
+  const part = toolCallFromObject(block.id as string, block.name as string, block.input)
   return withData(part, extrasOf(block, toolUseKeys))
 }
 
@@ -215,13 +210,14 @@ export function encodeDocument(part: ir.DocumentPart, path: string, warnings: ir
   return spread(block, extras, 'source')
 }
 
-export function encodeToolUse(part: ir.ToolCallPart, path: string, warnings: ir.Warning[]): Json {
-  let input = parseArguments(part.arguments)
+/** `pathOf` gives the part's IR path, asked only when a warning needs it. */
+export function encodeToolUse(part: ir.ToolCallPart, pathOf: () => string, warnings: ir.Warning[]): Json {
+  let input = argumentsObject(part)
   if (input === undefined) {
     input = {}
     warnings.push({
       type: 'changed',
-      path: `${path}.arguments`,
+      path: `${pathOf()}.arguments`,
       message: 'tool-call arguments are not a JSON object; sent {}',
     })
   }

@@ -56,11 +56,14 @@ function isSinglePlainTextArray(content: WireContent): boolean {
   return true
 }
 
+/** The JSON path of message `i`'s content (`-1`: the top-level `system`), built only when a path is needed. */
+const contentPath = (i: number) => (i < 0 ? 'system' : `messages[${i}].content`)
+
 function dropped(ctx: Context, path: string, block: WireBlock): void {
   ctx.warnings.push({ type: 'dropped', path, message: `${block.type} blocks are not supported here` })
 }
 
-function decodeToolResult(block: WireBlock, path: string, ctx: Context): ir.ToolResultPart {
+function decodeToolResult(block: WireBlock, i: number, j: number, ctx: Context): ir.ToolResultPart {
   const id = block.tool_use_id as string
   const part: ir.ToolResultPart = { type: 'tool-result', toolCallId: id, content: [] }
   const name = ctx.toolNames.get(id)
@@ -72,46 +75,50 @@ function decodeToolResult(block: WireBlock, path: string, ctx: Context): ir.Tool
   else if (content !== undefined) {
     if (isSinglePlainTextArray(content)) data.contentArray = true
     else if (content.length === 0) data.contentArray = true
-    content.forEach((inner, k) => {
-      const innerPath = `${path}.content[${k}]`
+    for (let k = 0; k < content.length; k++) {
+      const inner = content[k] as WireBlock
       if (inner.type === 'text') part.content.push(decodeText(inner))
-      else if (inner.type === 'image') part.content.push(decodeImage(inner, innerPath))
-      else if (inner.type === 'document') part.content.push(decodeDocument(inner, innerPath))
-      else dropped(ctx, innerPath, inner)
-    })
+      else if (inner.type === 'image') part.content.push(decodeImage(inner, `${contentPath(i)}[${j}].content[${k}]`))
+      else if (inner.type === 'document')
+        part.content.push(decodeDocument(inner, `${contentPath(i)}[${j}].content[${k}]`))
+      else dropped(ctx, `${contentPath(i)}[${j}].content[${k}]`, inner)
+    }
   }
-  if (Object.keys(data).length > 0) part.providerData = { messages: data }
+  for (const _ in data) {
+    part.providerData = { messages: data }
+    break
+  }
   return part
 }
 
 const toolResultKeys = new Set(['type', 'tool_use_id', 'content', 'is_error'])
 
-function decodeUser(content: WireContent, path: string, ctx: Context, out: ir.Message[]): void {
+function decodeUser(content: WireContent, i: number, ctx: Context, out: ir.Message[]): void {
   if (typeof content === 'string') {
     out.push({ role: 'user', content: [{ type: 'text', text: content }] })
     return
   }
   const results: ir.ToolResultPart[] = []
   const parts: ir.UserMessage['content'] = []
-  content.forEach((block, j) => {
-    const at = `${path}[${j}]`
+  for (let j = 0; j < content.length; j++) {
+    const block = content[j] as WireBlock
     switch (block.type) {
       case 'text':
         parts.push(decodeText(block))
         break
       case 'image':
-        parts.push(decodeImage(block, at))
+        parts.push(decodeImage(block, `${contentPath(i)}[${j}]`))
         break
       case 'document':
-        parts.push(decodeDocument(block, at))
+        parts.push(decodeDocument(block, `${contentPath(i)}[${j}]`))
         break
       case 'tool_result':
-        results.push(decodeToolResult(block, at, ctx))
+        results.push(decodeToolResult(block, i, j, ctx))
         break
       default:
-        dropped(ctx, at, block)
+        dropped(ctx, `${contentPath(i)}[${j}]`, block)
     }
-  })
+  }
   if (results.length > 0) out.push({ role: 'tool', content: results })
   if (parts.length > 0 || results.length === 0) {
     const message: ir.UserMessage = { role: 'user', content: parts }
@@ -121,10 +128,11 @@ function decodeUser(content: WireContent, path: string, ctx: Context, out: ir.Me
   }
 }
 
-function decodeAssistant(content: WireContent, path: string, ctx: Context): ir.AssistantMessage {
+function decodeAssistant(content: WireContent, i: number, ctx: Context): ir.AssistantMessage {
   if (typeof content === 'string') return { role: 'assistant', content: [{ type: 'text', text: content }] }
   const parts: ir.AssistantPart[] = []
-  content.forEach((block, j) => {
+  for (let j = 0; j < content.length; j++) {
+    const block = content[j] as WireBlock
     switch (block.type) {
       case 'text':
         parts.push(decodeText(block))
@@ -142,21 +150,21 @@ function decodeAssistant(content: WireContent, path: string, ctx: Context): ir.A
         parts.push(decodeRedacted(block))
         break
       default:
-        dropped(ctx, `${path}[${j}]`, block)
+        dropped(ctx, `${contentPath(i)}[${j}]`, block)
     }
-  })
+  }
   const message: ir.AssistantMessage = { role: 'assistant', content: parts }
   if (isSinglePlainTextArray(content)) message.providerData = { messages: { contentArray: true } }
   return message
 }
 
-function decodeSystem(content: WireContent, path: string, ctx: Context, data: Json | undefined): ir.SystemMessage {
+function decodeSystem(content: WireContent, i: number, ctx: Context, data: Json | undefined): ir.SystemMessage {
   const message: ir.SystemMessage = { role: 'system', content: [] }
   if (typeof content === 'string') message.content.push({ type: 'text', text: content })
   else {
     content.forEach((block, j) => {
       if (block.type === 'text') message.content.push(decodeText(block))
-      else dropped(ctx, `${path}[${j}]`, block)
+      else dropped(ctx, `${contentPath(i)}[${j}]`, block)
     })
     if (isSinglePlainTextArray(content) || content.length === 0) data = { ...data, contentArray: true }
   }
@@ -226,13 +234,12 @@ export function decodeRequest(body: unknown, route?: Partial<RouteMatch>): Conve
   const ctx: Context = { warnings: [], toolNames: new Map() }
   const messages: ir.Message[] = []
   if (wire.system !== undefined) {
-    messages.push(decodeSystem(wire.system, 'system', ctx, undefined))
+    messages.push(decodeSystem(wire.system, -1, ctx, undefined))
   }
   wire.messages.forEach((message, i) => {
-    const path = `messages[${i}].content`
-    if (message.role === 'user') decodeUser(message.content, path, ctx, messages)
-    else if (message.role === 'assistant') messages.push(decodeAssistant(message.content, path, ctx))
-    else messages.push(decodeSystem(message.content, path, ctx, { inPlace: true }))
+    if (message.role === 'user') decodeUser(message.content, i, ctx, messages)
+    else if (message.role === 'assistant') messages.push(decodeAssistant(message.content, i, ctx))
+    else messages.push(decodeSystem(message.content, i, ctx, { inPlace: true }))
     for (const key in message) {
       if (key !== 'role' && key !== 'content') {
         ctx.warnings.push({ type: 'dropped', path: `messages[${i}].${key}`, message: `unknown message field ${key}` })

@@ -31,6 +31,9 @@ export interface EncodedMessages {
   messages: Json[]
 }
 
+/** The IR path of part `j` of message `i`, built only when a warning needs it. */
+const partPath = (i: number, j: number) => `messages[${i}].content[${j}]`
+
 /** True for a block the encoder may write as a plain string. */
 function isPlainText(block: Json): boolean {
   if (block.type !== 'text') return false
@@ -38,42 +41,48 @@ function isPlainText(block: Json): boolean {
   return true
 }
 
-function textBlock(part: ir.TextPart, path: string, warnings: ir.Warning[]): Json | undefined {
-  if (part.text.trim() === '') {
-    warnings.push({ type: 'dropped', path, message: 'messages does not accept empty text blocks' })
-    return undefined
-  }
-  return encodeText(part)
+/** True when `text` is empty or only whitespace (what `text.trim() === ''` says, without copying the text). */
+function isBlank(text: string): boolean {
+  const first = text.charCodeAt(0)
+  // A printable ASCII first character settles it at once; anything else asks trim().
+  if (first > 32 && first < 127) return false
+  return text.trim() === ''
 }
 
-function userBlocks(message: ir.UserMessage, path: string, warnings: ir.Warning[]): Json[] {
+function emptyText(path: string, warnings: ir.Warning[]): undefined {
+  warnings.push({ type: 'dropped', path, message: 'messages does not accept empty text blocks' })
+  return undefined
+}
+
+function userBlocks(message: ir.UserMessage, i: number, warnings: ir.Warning[]): Json[] {
   const blocks: Json[] = []
-  message.content.forEach((part, j) => {
-    const at = `${path}.content[${j}]`
+  const parts = message.content
+  for (let j = 0; j < parts.length; j++) {
+    const part = parts[j] as ir.UserMessage['content'][number]
     let block: Json | undefined
-    if (part.type === 'text') block = textBlock(part, at, warnings)
-    else if (part.type === 'image') block = encodeImage(part, at, warnings)
-    else if (part.type === 'document') block = encodeDocument(part, at, warnings)
-    else warnings.push({ type: 'dropped', path: at, message: `messages has no ${part.type} input` })
+    if (part.type === 'text') block = isBlank(part.text) ? emptyText(partPath(i, j), warnings) : encodeText(part)
+    else if (part.type === 'image') block = encodeImage(part, partPath(i, j), warnings)
+    else if (part.type === 'document') block = encodeDocument(part, partPath(i, j), warnings)
+    else warnings.push({ type: 'dropped', path: partPath(i, j), message: `messages has no ${part.type} input` })
     if (block) blocks.push(block)
-  })
+  }
   return blocks
 }
 
-function resultBlock(part: ir.ToolResultPart, path: string, warnings: ir.Warning[]): Json {
+function resultBlock(part: ir.ToolResultPart, i: number, j: number, warnings: ir.Warning[]): Json {
   const extras = ownExtras(part)
   const block: Json = { type: 'tool_result', tool_use_id: toMessagesToolId(part.toolCallId) }
-  const content: Json[] = []
   const only = part.content.length === 1 ? part.content[0] : undefined
   if (only?.type === 'text' && !only.providerData?.messages && !extras?.contentArray) {
     if (only.text !== '') block.content = only.text
   } else {
+    const content: Json[] = []
     part.content.forEach((inner, k) => {
-      const at = `${path}.content[${k}]`
       let encoded: Json | undefined
-      if (inner.type === 'text') encoded = textBlock(inner, at, warnings)
-      else if (inner.type === 'image') encoded = encodeImage(inner, at, warnings)
-      else encoded = encodeDocument(inner, at, warnings)
+      if (inner.type === 'text')
+        encoded = isBlank(inner.text) ? emptyText(`${partPath(i, j)}.content[${k}]`, warnings) : encodeText(inner)
+      else if (inner.type === 'image') encoded = encodeImage(inner, `${partPath(i, j)}.content[${k}]`, warnings)
+      else encoded = encodeDocument(inner, `${partPath(i, j)}.content[${k}]`, warnings)
       if (encoded) content.push(encoded)
     })
     if (content.length > 0 || extras?.contentArray) block.content = content
@@ -83,18 +92,18 @@ function resultBlock(part: ir.ToolResultPart, path: string, warnings: ir.Warning
   return block
 }
 
-function assistantBlocks(message: ir.AssistantMessage, path: string, warnings: ir.Warning[]): Json[] {
+function assistantBlocks(message: ir.AssistantMessage, i: number, warnings: ir.Warning[]): Json[] {
   const blocks: Json[] = []
-  message.content.forEach((part, j) => {
-    const at = `${path}.content[${j}]`
+  const parts = message.content
+  for (let j = 0; j < parts.length; j++) {
+    const part = parts[j] as ir.AssistantPart
     switch (part.type) {
-      case 'text': {
-        const block = textBlock(part, at, warnings)
-        if (block) blocks.push(block)
+      case 'text':
+        if (isBlank(part.text)) emptyText(partPath(i, j), warnings)
+        else blocks.push(encodeText(part))
         break
-      }
       case 'tool-call':
-        blocks.push(encodeToolUse(part, at, warnings))
+        blocks.push(encodeToolUse(part, () => partPath(i, j), warnings))
         break
       case 'reasoning': {
         const signature = part.providerData?.messages?.signature
@@ -102,7 +111,7 @@ function assistantBlocks(message: ir.AssistantMessage, path: string, warnings: i
         else
           warnings.push({
             type: 'dropped',
-            path: at,
+            path: partPath(i, j),
             message: 'reasoning without a messages signature cannot be replayed',
           })
         break
@@ -113,21 +122,25 @@ function assistantBlocks(message: ir.AssistantMessage, path: string, warnings: i
       case 'refusal':
         if (part.text.trim() !== '') {
           blocks.push({ type: 'text', text: part.text })
-          warnings.push({ type: 'changed', path: at, message: 'refusal sent as a text block' })
+          warnings.push({ type: 'changed', path: partPath(i, j), message: 'refusal sent as a text block' })
         }
         break
       default:
-        warnings.push({ type: 'dropped', path: at, message: `messages assistant turns cannot hold ${part.type} parts` })
+        warnings.push({
+          type: 'dropped',
+          path: partPath(i, j),
+          message: `messages assistant turns cannot hold ${part.type} parts`,
+        })
     }
-  })
+  }
   return blocks
 }
 
-function systemBlocks(message: ir.SystemMessage, path: string, warnings: ir.Warning[]): Json[] {
+function systemBlocks(message: ir.SystemMessage, i: number, warnings: ir.Warning[]): Json[] {
   const blocks: Json[] = []
   message.content.forEach((part, j) => {
-    const block = textBlock(part, `${path}.content[${j}]`, warnings)
-    if (block) blocks.push(block)
+    if (isBlank(part.text)) emptyText(partPath(i, j), warnings)
+    else blocks.push(encodeText(part))
   })
   return blocks
 }
@@ -145,21 +158,20 @@ export function encodeMessages(messages: ir.Message[], warnings: ir.Warning[]): 
   let systemArray = false
   let leading = true
   messages.forEach((message, i) => {
-    const path = `messages[${i}]`
     if (message.role !== 'tool' && message.name !== undefined) {
-      warnings.push({ type: 'dropped', path: `${path}.name`, message: 'messages has no message name' })
+      warnings.push({ type: 'dropped', path: `messages[${i}].name`, message: 'messages has no message name' })
     }
     const data = message.providerData?.messages
     if (message.role === 'system' && data?.inPlace !== true) {
       if (!leading) {
         warnings.push({
           type: 'changed',
-          path,
+          path: `messages[${i}]`,
           message: 'mid-conversation system message hoisted into the top-level system',
         })
       }
       if (data?.contentArray || system.length > 0) systemArray = true
-      system.push(...systemBlocks(message, path, warnings))
+      for (const block of systemBlocks(message, i, warnings)) system.push(block)
       return
     }
     leading = false
@@ -168,23 +180,27 @@ export function encodeMessages(messages: ir.Message[], warnings: ir.Warning[]): 
     let blocks: Json[]
     if (message.role === 'system') {
       role = 'system'
-      blocks = systemBlocks(message, path, warnings)
-    } else if (message.role === 'user') blocks = userBlocks(message, path, warnings)
+      blocks = systemBlocks(message, i, warnings)
+    } else if (message.role === 'user') blocks = userBlocks(message, i, warnings)
     else if (message.role === 'assistant') {
       role = 'assistant'
-      blocks = assistantBlocks(message, path, warnings)
+      blocks = assistantBlocks(message, i, warnings)
     } else {
-      results = message.content.map((part, j) => resultBlock(part, `${path}.content[${j}]`, warnings))
+      results = message.content.map((part, j) => resultBlock(part, i, j, warnings))
       blocks = []
     }
     if (results.length === 0 && blocks.length === 0) {
-      warnings.push({ type: 'dropped', path, message: 'messages does not accept a turn with empty content' })
+      warnings.push({
+        type: 'dropped',
+        path: `messages[${i}]`,
+        message: 'messages does not accept a turn with empty content',
+      })
       return
     }
     const previous = turns[turns.length - 1]
     if (previous && previous.role === role && role !== 'system') {
-      previous.results.push(...results)
-      previous.blocks.push(...blocks)
+      for (const result of results) previous.results.push(result)
+      for (const block of blocks) previous.blocks.push(block)
       previous.sources++
       return
     }
@@ -206,6 +222,13 @@ function resultText(result: Json): string {
     .filter((b) => b.type === 'text')
     .map((b) => b.text as string)
     .join('\n')
+}
+
+/** True when `results` answer exactly the calls `ids`, one each, in the same order. */
+function answersInOrder(results: Json[], ids: unknown[]): boolean {
+  if (results.length !== ids.length) return false
+  for (let k = 0; k < ids.length; k++) if ((results[k] as Json).tool_use_id !== ids[k]) return false
+  return true
 }
 
 /**
@@ -234,9 +257,13 @@ function repairTurns(turns: Turn[], warnings: ir.Warning[]): void {
   for (let i = 0; i < turns.length; i++) {
     const turn = turns[i] as Turn
     if (turn.role === 'system') continue
-    const calls = new Set<unknown>()
-    if (previous?.role === 'assistant') for (const b of previous.blocks) if (b.type === 'tool_use') calls.add(b.id)
-    if (turn.role === 'user') {
+    const callIds: unknown[] = []
+    if (previous?.role === 'assistant') for (const b of previous.blocks) if (b.type === 'tool_use') callIds.push(b.id)
+    if (turn.role === 'user' && answersInOrder(turn.results, callIds)) {
+      // The usual case: every call answered, in order, and nothing else; no repair.
+      if (turn.results.length > 0) turn.sources = 2
+    } else if (turn.role === 'user') {
+      const calls = new Set<unknown>(callIds)
       const kept: Json[] = []
       const orphans: Json[] = []
       for (const result of turn.results) (calls.has(result.tool_use_id) ? kept : orphans).push(result)
@@ -261,10 +288,10 @@ function repairTurns(turns: Turn[], warnings: ir.Warning[]): void {
         })
       }
       if (turn.results.length > 0 || orphans.length > 0) turn.sources = 2
-    } else if (calls.size > 0) {
+    } else if (callIds.length > 0) {
       // Two assistant turns in a row cannot happen (they are merged); an assistant turn after a tool-use turn
       // only follows a system message kept in place. Answer the calls in a user turn before it.
-      const results = [...calls].map((id) => ({
+      const results = [...new Set<unknown>(callIds)].map((id) => ({
         type: 'tool_result',
         tool_use_id: id,
         content: 'No result was provided.',

@@ -29,7 +29,7 @@ export function encodeResponse(response: ir.Response): Converted<unknown> {
         break
       case 'tool-call':
         hasToolCall = true
-        content.push(encodeToolUse(part, path, warnings))
+        content.push(encodeToolUse(part, () => path, warnings))
         break
       case 'reasoning':
         content.push(encodeThinking(part))
