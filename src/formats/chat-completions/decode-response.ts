@@ -3,6 +3,17 @@ import type * as ir from '../../ir/index.js'
 import { parseWire } from '../../shared/validate.js'
 import type { Converted } from '../format.js'
 import { toFinishReason } from './finish-reason.js'
+
+/**
+ * OpenAI ends a refusal with `finish_reason: "stop"` and the text in `message.refusal`; every other format calls that
+ * turn a content-filter stop (Anthropic `stop_reason: "refusal"`). The raw `stop` is kept for a same-format round trip.
+ */
+function refusalAware(reason: ir.FinishReason, parts: readonly ir.AssistantPart[]): ir.FinishReason {
+  if (reason.unified !== 'stop' || !parts.some((part) => part.type === 'refusal')) return reason
+  if (parts.some((part) => part.type === 'text' && part.text !== '')) return reason
+  return { ...reason, unified: 'content-filter' }
+}
+
 import { decodeReasoningCarrier } from './reasoning-carrier.js'
 import { responseSchema, type WireResponseMessage } from './schema.js'
 import { decodeUsage } from './usage.js'
@@ -74,7 +85,7 @@ export function decodeResponse(body: unknown): Converted<ir.Response> {
     id: wire.id ?? '',
     model: wire.model ?? '',
     content,
-    finishReason: toFinishReason(first?.finish_reason, hasCall(content)),
+    finishReason: refusalAware(toFinishReason(first?.finish_reason, hasCall(content)), content),
   }
   if (wire.created !== undefined) response.created = wire.created
   const usage = decodeUsage(wire.usage)
@@ -85,7 +96,7 @@ export function decodeResponse(body: unknown): Converted<ir.Response> {
       return {
         index: choice.index ?? i + 1,
         content: parts,
-        finishReason: toFinishReason(choice.finish_reason, hasCall(parts)),
+        finishReason: refusalAware(toFinishReason(choice.finish_reason, hasCall(parts)), parts),
       }
     })
   }

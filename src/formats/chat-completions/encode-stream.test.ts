@@ -65,7 +65,18 @@ describe('createEncodeStream', () => {
         data: JSON.stringify({
           ...head,
           choices: [],
-          usage: { prompt_tokens: 5, completion_tokens: 2, total_tokens: 7 },
+          usage: {
+            prompt_tokens: 5,
+            completion_tokens: 2,
+            total_tokens: 7,
+            prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
+            completion_tokens_details: {
+              reasoning_tokens: 0,
+              audio_tokens: 0,
+              accepted_prediction_tokens: 0,
+              rejected_prediction_tokens: 0,
+            },
+          },
         }),
       },
       { data: '[DONE]' },
@@ -208,7 +219,22 @@ describe('createEncodeStream', () => {
       c({ role: 'assistant', content: '' }),
       c({ content: 'orphan' }),
       c({}, 'stop'),
-      { ...base, choices: [], usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 } },
+      {
+        ...base,
+        choices: [],
+        usage: {
+          prompt_tokens: 0,
+          completion_tokens: 0,
+          total_tokens: 0,
+          prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
+          completion_tokens_details: {
+            reasoning_tokens: 0,
+            audio_tokens: 0,
+            accepted_prediction_tokens: 0,
+            rejected_prediction_tokens: 0,
+          },
+        },
+      },
       '[DONE]',
     ])
     expect(await encode([])).toHaveLength(3)

@@ -25,8 +25,13 @@ export function toFinishReason(raw: string | null | undefined, hasToolCall = fal
   }
 }
 
+const ownValues = new Set(['stop', 'length', 'tool_calls', 'content_filter', 'function_call'])
+
 /** IR → `finish_reason`. `other` and `error` become `stop` (the SDK accepts only the documented values). */
 export function fromFinishReason(reason: ir.FinishReason, hasToolCall = false): string {
+  // Our own raw value comes back unchanged (e.g. a refusal that OpenAI ended with `stop`).
+  if (reason.rawFormat === 'chat-completions' && reason.raw && ownValues.has(reason.raw) && !hasToolCall)
+    return reason.raw
   if (hasToolCall || reason.unified === 'tool-calls') {
     return reason.rawFormat === 'chat-completions' && reason.raw === 'function_call' ? 'function_call' : 'tool_calls'
   }

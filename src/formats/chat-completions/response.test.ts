@@ -140,7 +140,13 @@ describe('chat-completions encodeResponse', () => {
         prompt_tokens: 3,
         completion_tokens: 4,
         total_tokens: 7,
-        completion_tokens_details: { reasoning_tokens: 1 },
+        prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
+        completion_tokens_details: {
+          reasoning_tokens: 1,
+          audio_tokens: 0,
+          accepted_prediction_tokens: 0,
+          rejected_prediction_tokens: 0,
+        },
       },
     })
   })

@@ -81,8 +81,13 @@ const wireUsage = {
   prompt_tokens: 10,
   completion_tokens: 5,
   total_tokens: 15,
-  prompt_tokens_details: { cached_tokens: 4 },
-  completion_tokens_details: { reasoning_tokens: 2 },
+  prompt_tokens_details: { cached_tokens: 4, audio_tokens: 0 },
+  completion_tokens_details: {
+    reasoning_tokens: 2,
+    audio_tokens: 0,
+    accepted_prediction_tokens: 0,
+    rejected_prediction_tokens: 0,
+  },
 }
 
 const textEvents: ir.StreamEvent[] = [

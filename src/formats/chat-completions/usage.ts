@@ -28,17 +28,26 @@ export function decodeUsage(usage: Partial<ChatCompletionsUsage> | null | undefi
   return result
 }
 
+/**
+ * IR → wire usage. The detail objects are always written, zeros included, as the OpenAI API does: clients read
+ * `prompt_tokens_details.cached_tokens` and `completion_tokens_details.reasoning_tokens` without null checks.
+ */
 export function encodeUsage(usage: ir.Usage): ChatCompletionsUsage {
-  const wire: ChatCompletionsUsage = {
+  const promptDetails: NonNullable<ChatCompletionsUsage['prompt_tokens_details']> = {
+    cached_tokens: usage.cachedInputTokens ?? 0,
+    audio_tokens: 0,
+  }
+  if (usage.cacheWriteInputTokens !== undefined) promptDetails.cache_write_tokens = usage.cacheWriteInputTokens
+  return {
     prompt_tokens: usage.inputTokens,
     completion_tokens: usage.outputTokens,
     total_tokens: usage.totalTokens ?? usage.inputTokens + usage.outputTokens,
+    prompt_tokens_details: promptDetails,
+    completion_tokens_details: {
+      reasoning_tokens: usage.reasoningTokens ?? 0,
+      audio_tokens: 0,
+      accepted_prediction_tokens: 0,
+      rejected_prediction_tokens: 0,
+    },
   }
-  if (usage.cachedInputTokens !== undefined || usage.cacheWriteInputTokens !== undefined) {
-    wire.prompt_tokens_details = { cached_tokens: usage.cachedInputTokens ?? 0 }
-    if (usage.cacheWriteInputTokens !== undefined)
-      wire.prompt_tokens_details.cache_write_tokens = usage.cacheWriteInputTokens
-  }
-  if (usage.reasoningTokens !== undefined) wire.completion_tokens_details = { reasoning_tokens: usage.reasoningTokens }
-  return wire
 }
