@@ -1,0 +1,30 @@
+/** Client keys: where they come from and how they are checked (policy 10). */
+
+/** The client's key from `Authorization: Bearer`, `x-api-key`, `x-goog-api-key` or `?key=`. */
+export function extractKey(headers: Headers, url: URL): string | undefined {
+  const authorization = headers.get('authorization')
+  if (authorization) {
+    const match = /^Bearer\s+(.+)$/i.exec(authorization.trim())
+    if (match?.[1]) return match[1].trim()
+  }
+  return headers.get('x-api-key') ?? headers.get('x-goog-api-key') ?? url.searchParams.get('key') ?? undefined
+}
+
+const encoder = new TextEncoder()
+
+/** Compares two strings in time that depends only on the length of `expected`'s candidate set, not on where they differ. */
+export function constantTimeEqual(a: string, b: string): boolean {
+  const left = encoder.encode(a)
+  const right = encoder.encode(b)
+  const length = Math.max(left.length, right.length)
+  let diff = left.length ^ right.length
+  for (let i = 0; i < length; i++) diff |= (left[i] ?? 0) ^ (right[i] ?? 0)
+  return diff === 0
+}
+
+/** True when `key` equals one of `keys`; every key is compared, so timing does not reveal which one matched. */
+export function keyMatches(key: string, keys: readonly string[]): boolean {
+  let found = false
+  for (const candidate of keys) if (constantTimeEqual(key, candidate)) found = true
+  return found
+}

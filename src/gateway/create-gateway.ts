@@ -1,0 +1,283 @@
+/**
+ * `createGateway(options)`: one Fetch handler serving all three wire formats (issue 4). It routes by each format's
+ * `matchRoute` (registry order), authenticates the client's key, resolves the model to an upstream, and forwards:
+ * same format → passthrough (policy 1), other pairs → the codecs and stream transducers, no upstream → the embedded
+ * mock model. Every error reaches the client in its own format (policy 9).
+ *
+ * @example
+ * const gateway = createGateway({ upstreams: { openai: { format: 'chat-completions', baseURL: 'https://api.openai.com/v1', apiKey } } })
+ * export const POST = gateway.fetch
+ */
+import { reportWarnings } from '../convert.js'
+import type { Format, RouteMatch } from '../formats/format.js'
+import { formats } from '../formats/index.js'
+import { parseJsonBody } from '../http/translate-request.js'
+import { respondWithEvents, respondWithResponse } from '../http/translate-response.js'
+import type * as ir from '../ir/index.js'
+import { errorCodeForStatus } from '../ir/index.js'
+import { extractKey, keyMatches } from './auth.js'
+import { type BodyHooks, readBodyText, wrapBody } from './body.js'
+import { estimateInputTokens } from './count-tokens.js'
+import { errorInfo, errorResponse, toErrorInfo } from './errors.js'
+import { forward } from './forward.js'
+import { createMediaFetcher } from './media.js'
+import { createMockModel } from './mock-model.js'
+import type { GatewayOptions, GatewayRequestEvent, GatewayResponseEvent } from './options.js'
+import { listedModels, resolveModel, validateOptions } from './routing.js'
+import { warningsHeader } from './warnings.js'
+
+export type {
+  GatewayContext,
+  GatewayOptions,
+  GatewayRequestEvent,
+  GatewayResponseEvent,
+  MediaOptions,
+  ModelRoute,
+  UpstreamOptions,
+} from './options.js'
+
+/** The gateway: a bound Fetch handler. */
+export interface Gateway {
+  fetch(request: Request): Promise<Response>
+}
+
+/** Everything one request carries through the handler. */
+export interface Exchange {
+  request: Request
+  format: Format
+  route: RouteMatch
+  event: GatewayRequestEvent
+  headers: Headers
+  warnings: ir.Warning[]
+  started: number
+  usage?: ir.Usage
+  error?: ir.ErrorCode
+  /** Whether the answer is a stream whose end `onResponse` waits for. */
+  streaming?: boolean
+  /** Releases timers and listeners when a streamed answer ends. */
+  cleanup?: () => void
+  /** Aborts the upstream request (client disconnect). */
+  abort?: () => void
+  /** Passthrough streams: the in-stream error frame to write when the upstream body fails. */
+  errorBytes?: () => Uint8Array
+}
+
+const defaultMaxBodyBytes = 32 * 1024 * 1024
+
+function randomId(): string {
+  return crypto.randomUUID().replace(/-/g, '')
+}
+
+function routeUrl(url: URL, basePath: string | undefined): URL {
+  if (!basePath) return url
+  const base = basePath.replace(/\/+$/, '')
+  if (!url.pathname.startsWith(base)) return url
+  const copy = new URL(url)
+  copy.pathname = url.pathname.slice(base.length) || '/'
+  return copy
+}
+
+/** The single entry of a one-model listing (`get-model`), in the format's listing shape. */
+function singleModel(format: Format, id: string): unknown {
+  const list = format.encodeModelList([{ id, displayName: id, created: 0, ownedBy: 'interlingua' }]) as Record<
+    string,
+    unknown
+  >
+  const items = (list.data ?? list.models) as unknown[] | undefined
+  return items?.[0] ?? list
+}
+
+/** Creates the gateway. Throws a TypeError when the configuration is inconsistent (a route to an unknown upstream). */
+export function createGateway(options: GatewayOptions = {}): Gateway {
+  validateOptions(options)
+  const doFetch: typeof fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init))
+  const fetchMedia = createMediaFetcher(options.media, doFetch)
+  const mock = createMockModel()
+  const maxBodyBytes = options.maxBodyBytes ?? defaultMaxBodyBytes
+  const authRequired = (options.apiKeys?.length ?? 0) > 0 || options.authenticate !== undefined
+
+  function finish(exchange: Exchange, response: Response): Response {
+    const headers = response.headers
+    headers.set('x-request-id', exchange.event.requestId)
+    headers.set('request-id', exchange.event.requestId)
+    const warnings = warningsHeader(exchange.warnings)
+    if (warnings) headers.set('x-interlingua-warnings', warnings)
+    if (!exchange.streaming || !response.body || response.status >= 400) {
+      options.onResponse?.(responseEvent(exchange, response.status))
+      return response
+    }
+    const hooks: BodyHooks = {
+      onEnd: (outcome) => {
+        exchange.cleanup?.()
+        if (outcome === 'error' && !exchange.error) exchange.error = 'upstream'
+        options.onResponse?.(responseEvent(exchange, response.status))
+      },
+      onCancel: () => exchange.abort?.(),
+    }
+    if (exchange.errorBytes) hooks.onErrorBytes = exchange.errorBytes
+    return new Response(wrapBody(response.body, hooks), { status: response.status, headers })
+  }
+
+  function responseEvent(exchange: Exchange, status: number): GatewayResponseEvent {
+    const event: GatewayResponseEvent = {
+      ...exchange.event,
+      status,
+      latencyMs: Date.now() - exchange.started,
+      warnings: exchange.warnings.length,
+    }
+    if (exchange.usage) event.usage = exchange.usage
+    if (exchange.error) event.error = exchange.error
+    return event
+  }
+
+  async function authorize(exchange: Exchange, url: URL): Promise<boolean> {
+    if (!authRequired) return true
+    const key = extractKey(exchange.request.headers, url)
+    if (!key) return false
+    if (options.apiKeys && keyMatches(key, options.apiKeys)) return true
+    return options.authenticate
+      ? (await options.authenticate(key, { format: exchange.format.id, request: exchange.request })) === true
+      : false
+  }
+
+  async function generate(exchange: Exchange): Promise<Response> {
+    const { format, route, event } = exchange
+    const text = await readBodyText(exchange.request, maxBodyBytes)
+    if (text === undefined) {
+      return errorResponse(
+        format.id,
+        errorInfo('request-too-large', `The request body is larger than ${maxBodyBytes} bytes`),
+        exchange.headers,
+      )
+    }
+    const body = parseJsonBody(text, format.id)
+    const decoded = format.decodeRequest(body, route)
+    const request = decoded.value
+    const model = request.model
+    event.model = model
+    if (route.kind === 'generate') event.stream = request.stream === true || route.stream === true
+    const resolved = resolveModel(options, model, { format: format.id, request: exchange.request })
+    if (!resolved) {
+      return errorResponse(
+        format.id,
+        errorInfo('not-found', `The model "${model}" does not exist or is not served here`, 'model'),
+        exchange.headers,
+      )
+    }
+    event.upstream = resolved.name
+    event.upstreamModel = resolved.model
+    options.onRequest?.({ ...event })
+    const onWarning = (warning: ir.Warning) => {
+      exchange.warnings.push(warning)
+      options.onWarning?.(warning, { ...event })
+    }
+    const sameFormat = resolved.upstream.format === format.id
+    if (route.kind === 'count-tokens' && !sameFormat) {
+      reportWarnings(decoded.warnings, { strict: options.strict, onWarning, to: format.id })
+      const count = format.encodeTokenCount?.(estimateInputTokens(request)) ?? {
+        input_tokens: estimateInputTokens(request),
+      }
+      exchange.headers.set('content-type', 'application/json')
+      exchange.headers.set('x-interlingua-token-count', 'estimate')
+      return new Response(JSON.stringify(count), { status: 200, headers: exchange.headers })
+    }
+    if (resolved.upstream.format === 'mock') {
+      reportWarnings(decoded.warnings, { strict: options.strict, onWarning, to: format.id })
+      request.model = resolved.model
+      const respond = {
+        model,
+        stream: event.stream === true,
+        streamJsonArray: route.streamJsonArray === true,
+        includeUsage: request.streamIncludeUsage === true,
+        onWarning,
+        onUsage: (usage: ir.Usage) => {
+          exchange.usage = usage
+        },
+        onError: (error: ir.ErrorInfo) => {
+          exchange.error = error.code
+        },
+      }
+      if (event.stream) {
+        exchange.streaming = true
+        return respondWithEvents(mock.stream(request), format, respond, exchange.headers)
+      }
+      return respondWithResponse(mock.generate(request), format, respond, exchange.headers)
+    }
+    return forward(exchange, { body, decoded, resolved, onWarning, options, doFetch, fetchMedia })
+  }
+
+  async function handle(request: Request): Promise<Response> {
+    const url = new URL(request.url)
+    const matchUrl = routeUrl(url, options.basePath)
+    let format: Format | undefined
+    let route: RouteMatch | undefined
+    for (const candidate of formats) {
+      route = candidate.matchRoute({ method: request.method, url: matchUrl, headers: request.headers })
+      if (route) {
+        format = candidate
+        break
+      }
+    }
+    const requestId = `req_${randomId()}`
+    const headers = new Headers()
+    if (!format || !route) {
+      const response = errorResponse(
+        'chat-completions',
+        errorInfo('not-found', `No endpoint ${request.method} ${url.pathname}`),
+        headers,
+      )
+      response.headers.set('x-request-id', requestId)
+      response.headers.set('request-id', requestId)
+      return response
+    }
+    const exchange: Exchange = {
+      request,
+      format,
+      route,
+      event: { requestId, format: format.id, kind: route.kind },
+      headers,
+      warnings: [],
+      started: Date.now(),
+    }
+    if (route.model !== undefined) exchange.event.model = route.model
+    try {
+      if (!(await authorize(exchange, url))) {
+        const key = extractKey(request.headers, url)
+        exchange.error = 'authentication'
+        const message = key
+          ? 'Invalid API key'
+          : 'Missing API key (send Authorization: Bearer, x-api-key, x-goog-api-key or ?key=)'
+        return finish(exchange, errorResponse(format.id, errorInfo('authentication', message), headers))
+      }
+      if (route.kind === 'list-models') {
+        headers.set('content-type', 'application/json')
+        return finish(
+          exchange,
+          new Response(JSON.stringify(format.encodeModelList(listedModels(options))), { headers }),
+        )
+      }
+      if (route.kind === 'get-model') {
+        const id = route.model ?? ''
+        if (!resolveModel(options, id, { format: format.id, request })) {
+          exchange.error = 'not-found'
+          return finish(
+            exchange,
+            errorResponse(format.id, errorInfo('not-found', `The model "${id}" does not exist`), headers),
+          )
+        }
+        headers.set('content-type', 'application/json')
+        return finish(exchange, new Response(JSON.stringify(singleModel(format, id)), { headers }))
+      }
+      const response = await generate(exchange)
+      if (response.status >= 400 && !exchange.error) exchange.error = errorCodeForStatus(response.status)
+      return finish(exchange, response)
+    } catch (error) {
+      const info = toErrorInfo(error)
+      exchange.error = info.code
+      exchange.streaming = false
+      return finish(exchange, errorResponse(format.id, info, new Headers(headers)))
+    }
+  }
+
+  return { fetch: (request: Request) => handle(request) }
+}

@@ -1,0 +1,108 @@
+/** The gateway's options (issue 4). Every field is optional: `createGateway()` serves the embedded mock model. */
+import type { FormatId } from '../formats/format.js'
+import type * as ir from '../ir/index.js'
+
+/**
+ * An upstream service. `format: 'mock'` is the embedded mock model (no key, no network); every other format needs
+ * `baseURL`, which means what it means for that format's official SDK (OpenAI `…/v1`; Anthropic and Gemini without
+ * a version).
+ */
+export interface UpstreamOptions {
+  format: FormatId | 'mock'
+  /** Required unless `format` is `'mock'`. */
+  baseURL?: string
+  /** The upstream's own key, sent in its format's auth header. The client's key is never forwarded. */
+  apiKey?: string
+  /** Extra headers sent upstream (set after the auth header, so they may override it). */
+  headers?: Record<string, string>
+  /** content-generation: the API version path segment. @defaultValue `'v1beta'` */
+  apiVersion?: string
+}
+
+/** Where a public model id goes: an upstream name and, optionally, the upstream's own model id. */
+export interface ModelRoute {
+  upstream: string
+  /** The model id sent upstream. @defaultValue the public id */
+  model?: string
+}
+
+/** Context passed to `resolveModel` and `authenticate`. */
+export interface GatewayContext {
+  /** The client's wire format. */
+  format: FormatId
+  request: Request
+}
+
+/** Media fetching for http(s) image URLs that the upstream's format needs inline (policy 8). */
+export interface MediaOptions {
+  /** The fetch used for media. @defaultValue the gateway's `fetch` */
+  fetch?: typeof fetch
+  /** Largest media body accepted. @defaultValue 10 MiB */
+  maxBytes?: number
+  /** @defaultValue 10000 */
+  timeoutMs?: number
+  /** Hosts that may be fetched (`example.com` or `*.example.com`). @defaultValue any public host */
+  allowHosts?: string[]
+  /** Allow `localhost`, loopback, private and link-local addresses. @defaultValue false */
+  allowPrivate?: boolean
+}
+
+/** What `onRequest` receives. Never contains keys. */
+export interface GatewayRequestEvent {
+  requestId: string
+  format: FormatId
+  kind: 'generate' | 'count-tokens' | 'list-models' | 'get-model'
+  /** The public model id the client named. */
+  model?: string
+  /** The upstream name (`'mock'` for the embedded mock model). */
+  upstream?: string
+  /** The model id sent upstream. */
+  upstreamModel?: string
+  stream?: boolean
+}
+
+/** What `onResponse` receives. Fired once per request; for streams, when the stream ends. Never contains keys. */
+export interface GatewayResponseEvent extends GatewayRequestEvent {
+  status: number
+  latencyMs: number
+  usage?: ir.Usage
+  /** The error code when the answer was an error (HTTP or in-stream). */
+  error?: ir.ErrorCode
+  warnings: number
+}
+
+export interface GatewayOptions {
+  /** Public model id → upstream. Checked before `resolveModel`. @defaultValue `{}` */
+  models?: Record<string, ModelRoute>
+  /** Routes a model id not found in `models`; `undefined` means unknown (404). @defaultValue none */
+  resolveModel?: (model: string, context: GatewayContext) => ModelRoute | undefined
+  /**
+   * Upstreams by name. With none configured, the embedded mock model serves every model; with exactly one and no
+   * `models`/`resolveModel`, that one serves every model. @defaultValue `{}`
+   */
+  upstreams?: Record<string, UpstreamOptions>
+  /** Client keys accepted (compared in constant time). @defaultValue none: any key is accepted */
+  apiKeys?: string[]
+  /** Custom key check (sync or async); a key passes when it is in `apiKeys` or this returns true. @defaultValue none */
+  authenticate?: (key: string, context: GatewayContext) => boolean | Promise<boolean>
+  /** The fetch used to reach upstreams. @defaultValue `globalThis.fetch` */
+  fetch?: typeof fetch
+  /** Time allowed for an upstream to answer (headers, and the body of a non-streaming answer) → 504. @defaultValue 600000 */
+  timeoutMs?: number
+  /** Largest request body accepted → 413. @defaultValue 32 MiB */
+  maxBodyBytes?: number
+  /** `max_tokens` sent to messages upstreams when the client gave none. @defaultValue 4096 */
+  defaultMaxTokens?: number
+  /** Refuse (400 `unsupported-feature`) any request whose translation would drop or approximate something. @defaultValue false */
+  strict?: boolean
+  /** Receives every conversion warning. @defaultValue none */
+  onWarning?: (warning: ir.Warning, event: GatewayRequestEvent) => void
+  /** Observability: a request was routed. @defaultValue none */
+  onRequest?: (event: GatewayRequestEvent) => void
+  /** Observability: a response finished (status, usage, latency). @defaultValue none */
+  onResponse?: (event: GatewayResponseEvent) => void
+  /** Media fetching for image URLs sent to content-generation upstreams. @defaultValue see `MediaOptions` */
+  media?: MediaOptions
+  /** A path prefix the gateway is mounted under (routes also match by suffix). @defaultValue `''` */
+  basePath?: string
+}

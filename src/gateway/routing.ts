@@ -1,0 +1,67 @@
+/** Model routing: public model id → upstream (issue 4 §4). */
+import type { ModelInfo, UpstreamConfig } from '../formats/format.js'
+import type { GatewayContext, GatewayOptions, UpstreamOptions } from './options.js'
+
+/** A routed model: the upstream's name and options, and the model id to send it. */
+export interface ResolvedModel {
+  name: string
+  upstream: UpstreamOptions
+  model: string
+}
+
+/** The name reported for the embedded mock model when no upstream is configured. */
+export const mockUpstreamName = 'mock'
+
+/** Checks the configuration once, at creation: upstreams need a baseURL, routes need a known upstream. */
+export function validateOptions(options: GatewayOptions): void {
+  const upstreams = options.upstreams ?? {}
+  for (const [name, upstream] of Object.entries(upstreams)) {
+    if (upstream.format !== 'mock' && !upstream.baseURL) {
+      throw new TypeError(`createGateway: upstreams.${name} needs a baseURL (or format: 'mock')`)
+    }
+  }
+  for (const [model, route] of Object.entries(options.models ?? {})) {
+    if (!upstreams[route.upstream]) {
+      throw new TypeError(`createGateway: models["${model}"] routes to unknown upstream "${route.upstream}"`)
+    }
+  }
+}
+
+/** Resolves a model, or `undefined` (404). With no upstream at all, the mock serves every model; with exactly one and no routes, that one does. */
+export function resolveModel(
+  options: GatewayOptions,
+  model: string,
+  context: GatewayContext,
+): ResolvedModel | undefined {
+  const upstreams = options.upstreams ?? {}
+  const route = options.models?.[model] ?? options.resolveModel?.(model, context)
+  if (route) {
+    const upstream = upstreams[route.upstream]
+    return upstream ? { name: route.upstream, upstream, model: route.model ?? model } : undefined
+  }
+  if (options.models || options.resolveModel) return undefined
+  const names = Object.keys(upstreams)
+  if (names.length === 0) return { name: mockUpstreamName, upstream: { format: 'mock' }, model }
+  if (names.length === 1) {
+    const name = names[0] as string
+    return { name, upstream: upstreams[name] as UpstreamOptions, model }
+  }
+  return undefined
+}
+
+/** The format-level upstream configuration (baseURL, key, headers, version). */
+export function upstreamConfig(upstream: UpstreamOptions): UpstreamConfig {
+  const config: UpstreamConfig = { baseURL: upstream.baseURL ?? '' }
+  if (upstream.apiKey !== undefined) config.apiKey = upstream.apiKey
+  if (upstream.headers !== undefined) config.headers = upstream.headers
+  if (upstream.apiVersion !== undefined) config.apiVersion = upstream.apiVersion
+  return config
+}
+
+/** The models a listing shows: the configured public ids, or the mock's id when the mock serves everything. */
+export function listedModels(options: GatewayOptions): ModelInfo[] {
+  const ids = Object.keys(options.models ?? {})
+  if (ids.length === 0 && !options.resolveModel && Object.keys(options.upstreams ?? {}).length === 0)
+    ids.push('interlingua-mock')
+  return ids.map((id) => ({ id, displayName: id, created: 0, ownedBy: 'interlingua' }))
+}

@@ -1,0 +1,121 @@
+/**
+ * Request translation at the Fetch level (issue 3): an incoming `Request` of format A → the `Request` to send to an
+ * upstream of format B. Same format: the body is forwarded with only the model rewritten (policy 1).
+ */
+import { reportWarnings } from '../convert.js'
+import { InterlinguaError, invalidRequest } from '../errors.js'
+import type { Converted, FormatId, RouteMatch, UpstreamConfig } from '../formats/format.js'
+import { getFormat } from '../formats/index.js'
+import type { MediaFetcher } from '../gateway/media.js'
+import { inlineMedia } from '../gateway/media.js'
+import type * as ir from '../ir/index.js'
+
+export interface TranslateRequestOptions {
+  /** The incoming request's format. */
+  from: FormatId
+  /** The upstream's format. */
+  to: FormatId
+  upstream: UpstreamConfig
+  /** The model id to send upstream. @defaultValue the model the request names */
+  model?: string
+  /** The incoming route (content-generation carries the model and `stream` in the path). @defaultValue `from.matchRoute(request)`, else `generate` */
+  route?: RouteMatch
+  /** Throw instead of dropping or approximating anything. @defaultValue false */
+  strict?: boolean
+  onWarning?: (warning: ir.Warning) => void
+  /** Inlines http(s) media URLs for content-generation upstreams; without it such URLs are left to the encoder. @defaultValue none */
+  fetchMedia?: MediaFetcher
+  /** `max_tokens` for messages upstreams when the request has none. @defaultValue 4096 */
+  defaultMaxTokens?: number
+  /** Aborts the upstream request (e.g. the client's `request.signal`). */
+  signal?: AbortSignal
+}
+
+/** Parses a JSON body; invalid JSON is an `invalid-request` error. */
+export function parseJsonBody(text: string, format?: FormatId): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return invalidRequest('', 'the request body is not valid JSON', format)
+  }
+}
+
+/** What the gateway already knows when it builds the upstream request. */
+export interface UpstreamRequestInput {
+  from: FormatId
+  to: FormatId
+  body: unknown
+  decoded: Converted<ir.Request>
+  route: RouteMatch
+  upstream: UpstreamConfig
+  model: string
+  fetchMedia?: MediaFetcher
+  defaultMaxTokens?: number
+}
+
+/** Builds the URL, headers and body text for the upstream. Returns the encoder's warnings (not yet reported). */
+export async function buildUpstreamRequest(
+  input: UpstreamRequestInput,
+): Promise<{ url: string; headers: Headers; body: string; warnings: ir.Warning[] }> {
+  const target = getFormat(input.to)
+  const kind = input.route.kind === 'count-tokens' ? 'count-tokens' : 'generate'
+  const stream = kind === 'generate' && input.decoded.value.stream === true
+  const { url, headers } = target.upstreamTarget(input.model, kind, stream, input.upstream)
+  if (input.from === input.to) {
+    const body =
+      typeof input.body === 'object' && input.body !== null && 'model' in input.body
+        ? { ...(input.body as Record<string, unknown>), model: input.model }
+        : input.body
+    return { url, headers, body: JSON.stringify(body), warnings: [] }
+  }
+  const request = input.decoded.value
+  request.model = input.model
+  // A chat-completions upstream reports stream usage only when asked; the client's format needs it.
+  if (input.to === 'chat-completions' && stream) request.streamIncludeUsage = true
+  if (input.to === 'content-generation' && input.fetchMedia) await inlineMedia(request, input.fetchMedia)
+  const encodeOptions = input.defaultMaxTokens === undefined ? {} : { defaultMaxTokens: input.defaultMaxTokens }
+  const encoded = target.encodeRequest(request, encodeOptions)
+  return { url, headers, body: JSON.stringify(encoded.value), warnings: encoded.warnings }
+}
+
+/**
+ * Translates an incoming request into the request for an upstream of another format.
+ *
+ * @example
+ * const upstreamRequest = await translateRequest(request, {
+ *   from: 'chat-completions', to: 'messages', upstream: { baseURL: 'https://api.anthropic.com', apiKey },
+ * })
+ * const upstreamResponse = await fetch(upstreamRequest)
+ * @throws InterlinguaError `invalid-request` (invalid JSON, or a field, named by its JSON path) or, with `strict`, `unsupported-feature`.
+ */
+export async function translateRequest(request: Request, options: TranslateRequestOptions): Promise<Request> {
+  const source = getFormat(options.from)
+  const route = options.route ??
+    source.matchRoute({ method: request.method, url: new URL(request.url), headers: request.headers }) ?? {
+      kind: 'generate',
+    }
+  const body = parseJsonBody(await request.text(), options.from)
+  const decoded = source.decodeRequest(body, route)
+  const model = options.model ?? decoded.value.model
+  if (!model) throw new InterlinguaError('invalid-request', 'model: required field is missing', { param: 'model' })
+  const input: UpstreamRequestInput = {
+    from: options.from,
+    to: options.to,
+    body,
+    decoded,
+    route,
+    upstream: options.upstream,
+    model,
+  }
+  if (options.fetchMedia) input.fetchMedia = options.fetchMedia
+  if (options.defaultMaxTokens !== undefined) input.defaultMaxTokens = options.defaultMaxTokens
+  const built = await buildUpstreamRequest(input)
+  reportWarnings(options.from === options.to ? [] : [...decoded.warnings, ...built.warnings], {
+    strict: options.strict,
+    onWarning: options.onWarning,
+    to: options.to,
+  })
+  const init: RequestInit = { method: 'POST', headers: built.headers, body: built.body }
+  if (options.signal) init.signal = options.signal
+  return new Request(built.url, init)
+}

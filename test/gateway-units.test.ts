@@ -1,0 +1,164 @@
+/** Gateway building blocks: key extraction and constant-time comparison, private-host checks, the media fetcher, the warnings header. */
+import { describe, expect, it } from 'vitest'
+import { constantTimeEqual, extractKey, keyMatches } from '../src/gateway/auth.js'
+import { createMediaFetcher, isPrivateHost } from '../src/gateway/media.js'
+import { warningsHeader } from '../src/gateway/warnings.js'
+
+describe('extractKey', () => {
+  const url = new URL('http://x/v1/messages')
+  it.each([
+    [{ authorization: 'Bearer sk-1' }, 'sk-1'],
+    [{ authorization: 'bearer  sk-2 ' }, 'sk-2'],
+    [{ 'x-api-key': 'sk-3' }, 'sk-3'],
+    [{ 'x-goog-api-key': 'g-4' }, 'g-4'],
+  ])('%o → %s', (headers, key) => {
+    expect(extractKey(new Headers(headers), url)).toBe(key)
+  })
+  it('reads ?key= and returns undefined when absent', () => {
+    expect(extractKey(new Headers(), new URL('http://x/v1beta/models?key=q-5'))).toBe('q-5')
+    expect(extractKey(new Headers(), url)).toBeUndefined()
+  })
+})
+
+describe('constant-time key comparison', () => {
+  it('compares whole strings', () => {
+    expect(constantTimeEqual('abc', 'abc')).toBe(true)
+    expect(constantTimeEqual('abc', 'abd')).toBe(false)
+    expect(constantTimeEqual('abc', 'abcd')).toBe(false)
+    expect(constantTimeEqual('', '')).toBe(true)
+    expect(keyMatches('two', ['one', 'two', 'three'])).toBe(true)
+    expect(keyMatches('four', ['one', 'two'])).toBe(false)
+  })
+})
+
+describe('isPrivateHost', () => {
+  it.each([
+    'localhost',
+    'api.localhost',
+    '127.0.0.1',
+    '127.8.9.1',
+    '10.1.2.3',
+    '172.16.0.1',
+    '172.31.255.255',
+    '192.168.1.1',
+    '169.254.169.254',
+    '100.64.0.1',
+    '0.0.0.0',
+    '[::1]',
+    '::',
+    'fd00::1',
+    'fe80::1',
+    '::ffff:127.0.0.1',
+    '::ffff:7f00:1',
+  ])('%s is private', (host) => {
+    expect(isPrivateHost(host)).toBe(true)
+  })
+  it.each(['example.com', '8.8.8.8', '172.32.0.1', '2001:4860::8888', 'localhost.example.com'])(
+    '%s is public',
+    (host) => {
+      expect(isPrivateHost(host)).toBe(false)
+    },
+  )
+})
+
+describe('createMediaFetcher', () => {
+  const png = new Uint8Array([137, 80, 78, 71])
+  const seen: string[] = []
+  const fakeFetch = (async (input: RequestInfo | URL) => {
+    const url = String(input)
+    seen.push(url)
+    if (url.includes('/redirect-private'))
+      return new Response(null, { status: 302, headers: { location: 'http://127.0.0.1/x.png' } })
+    if (url.includes('/missing')) return new Response('no', { status: 404 })
+    if (url.includes('/slow')) return new Promise<Response>(() => {})
+    if (url.includes('/big')) return new Response(new Uint8Array(2048), { headers: { 'content-type': 'image/png' } })
+    return new Response(png, { headers: { 'content-type': 'image/png; charset=binary' } })
+  }) as typeof fetch
+
+  it('fetches and inlines as base64 with the response media type', async () => {
+    const fetcher = createMediaFetcher({ fetch: fakeFetch })
+    expect(await fetcher('https://img.example.com/a.png', 'messages[0].content[1]')).toEqual({
+      mediaType: 'image/png',
+      data: 'iVBORw==',
+    })
+  })
+
+  it.each([
+    [
+      'http://127.0.0.1/a.png',
+      {},
+      'messages[0].content[1]: media URL refused: 127.0.0.1 is a private or loopback address',
+    ],
+    [
+      'http://localhost:8080/a.png',
+      {},
+      'messages[0].content[1]: media URL refused: localhost is a private or loopback address',
+    ],
+    [
+      'https://other.example.org/a.png',
+      { allowHosts: ['*.example.com'] },
+      'messages[0].content[1]: media URL refused: other.example.org is not in the allowed hosts',
+    ],
+    ['ftp://example.com/a.png', {}, 'messages[0].content[1]: media URL must be http(s)'],
+    [
+      'https://cdn.example.com/redirect-private',
+      {},
+      'messages[0].content[1]: media URL refused: 127.0.0.1 is a private or loopback address',
+    ],
+    ['https://cdn.example.com/missing', {}, 'messages[0].content[1]: media fetch failed: HTTP 404'],
+    [
+      'https://cdn.example.com/big',
+      { maxBytes: 1024 },
+      'messages[0].content[1]: media is larger than the limit of 1024 bytes',
+    ],
+    ['https://cdn.example.com/slow', { timeoutMs: 30 }, 'messages[0].content[1]: media fetch timed out'],
+  ])('%s is refused', async (url, options, message) => {
+    const fetcher = createMediaFetcher({ fetch: fakeFetch, ...options })
+    const error = await fetcher(url, 'messages[0].content[1]').catch((e: unknown) => e)
+    expect(error).toMatchObject({
+      name: 'InterlinguaError',
+      code: 'invalid-request',
+      status: 400,
+      message,
+      param: 'messages[0].content[1]',
+    })
+  })
+
+  it('never contacts a refused host, and allows private hosts with allowPrivate', async () => {
+    seen.length = 0
+    await createMediaFetcher({ fetch: fakeFetch })('http://10.0.0.1/a.png', 'p').catch(() => {})
+    expect(seen).toEqual([])
+    expect(await createMediaFetcher({ fetch: fakeFetch, allowPrivate: true })('http://127.0.0.1/a.png', 'p')).toEqual({
+      mediaType: 'image/png',
+      data: 'iVBORw==',
+    })
+  })
+})
+
+describe('warningsHeader', () => {
+  it('is a JSON array of "path: message", ASCII-only', () => {
+    expect(warningsHeader([])).toBeUndefined()
+    const header = warningsHeader([
+      { type: 'dropped', path: 'logit_bias', message: 'messages cannot express logit_bias' },
+      { type: 'changed', path: 'temperature', message: 'clamped to 1 — maximum' },
+    ]) as string
+    expect(header).toBe(
+      '["logit_bias: messages cannot express logit_bias","temperature: clamped to 1 \\u2014 maximum"]',
+    )
+    expect(JSON.parse(header)).toEqual([
+      'logit_bias: messages cannot express logit_bias',
+      'temperature: clamped to 1 — maximum',
+    ])
+  })
+  it('is capped in length', () => {
+    const many = Array.from({ length: 200 }, (_, i) => ({
+      type: 'dropped' as const,
+      path: `field${i}`,
+      message: 'x'.repeat(100),
+    }))
+    const header = warningsHeader(many) as string
+    expect(header.length).toBeLessThanOrEqual(4000)
+    const parsed = JSON.parse(header) as string[]
+    expect(parsed.at(-1)).toMatch(/^\.\.\. \d+ more$/)
+  })
+})
