@@ -26,4 +26,35 @@ export type {
   UpstreamConfig,
 } from './formats/format.js'
 export { chatCompletions, contentGeneration, formats, getFormat, messages } from './formats/index.js'
+export type { Gateway } from './gateway/create-gateway.js'
+export { createGateway } from './gateway/create-gateway.js'
+export type { MediaFetcher } from './gateway/media.js'
+export { createMediaFetcher } from './gateway/media.js'
+export type { MockModel } from './gateway/mock-model.js'
+export { createMockModel } from './gateway/mock-model.js'
+export type {
+  GatewayContext,
+  GatewayOptions,
+  GatewayRequestEvent,
+  GatewayResponseEvent,
+  MediaOptions,
+  ModelRoute,
+  UpstreamOptions,
+} from './gateway/options.js'
+export type { TranslateRequestOptions } from './http/translate-request.js'
+export { translateRequest } from './http/translate-request.js'
+export type { TranslateResponseOptions } from './http/translate-response.js'
+export { translateResponse } from './http/translate-response.js'
 export type * as ir from './ir/index.js'
+export type { ConvertStreamOptions, StreamSnapshot } from './stream/index.js'
+export {
+  accumulate,
+  accumulateEvents,
+  convertEventStream,
+  convertStream,
+  createResponseEventStream,
+  createSseDecodeStream,
+  createSseEncodeStream,
+  responseToEvents,
+  SSE_HEADERS,
+} from './stream/index.js'

@@ -13,16 +13,39 @@ function typelessNodes(schema: unknown, path: string, out: string[], dialect: 'j
   const combinator = 'anyOf' in schema || 'oneOf' in schema || 'allOf' in schema || '$ref' in schema
   if (!('type' in schema) && !combinator) out.push(`${path}: schema node without a type`)
   if (dialect === 'openapi') {
-    for (const key of ['additionalProperties', '$ref', '$defs', '$schema', 'const', 'oneOf', 'allOf', 'not', 'exclusiveMinimum', 'exclusiveMaximum', 'propertyNames', 'patternProperties', 'definitions', 'examples', 'if', 'then', 'else']) {
+    for (const key of [
+      'additionalProperties',
+      '$ref',
+      '$defs',
+      '$schema',
+      'const',
+      'oneOf',
+      'allOf',
+      'not',
+      'exclusiveMinimum',
+      'exclusiveMaximum',
+      'propertyNames',
+      'patternProperties',
+      'definitions',
+      'examples',
+      'if',
+      'then',
+      'else',
+    ]) {
       if (key in schema) out.push(`${path}.${key}: keyword not in Gemini's Schema object`)
     }
     if (Array.isArray(schema.type)) out.push(`${path}.type: type arrays are not allowed in Gemini's Schema object`)
   }
-  if (isObject(schema.properties)) for (const [key, value] of Object.entries(schema.properties)) typelessNodes(value, `${path}.properties.${key}`, out, dialect)
+  if (isObject(schema.properties))
+    for (const [key, value] of Object.entries(schema.properties))
+      typelessNodes(value, `${path}.properties.${key}`, out, dialect)
   if (schema.items !== undefined) typelessNodes(schema.items, `${path}.items`, out, dialect)
-  for (const key of ['anyOf', 'oneOf', 'allOf', 'prefixItems']) asArray(schema[key]).forEach((item, i) => typelessNodes(item, `${path}.${key}[${i}]`, out, dialect))
-  if (isObject(schema.$defs)) for (const [key, value] of Object.entries(schema.$defs)) typelessNodes(value, `${path}.$defs.${key}`, out, dialect)
-  if (isObject(schema.additionalProperties)) typelessNodes(schema.additionalProperties, `${path}.additionalProperties`, out, dialect)
+  for (const key of ['anyOf', 'oneOf', 'allOf', 'prefixItems'])
+    asArray(schema[key]).forEach((item, i) => typelessNodes(item, `${path}.${key}[${i}]`, out, dialect))
+  if (isObject(schema.$defs))
+    for (const [key, value] of Object.entries(schema.$defs)) typelessNodes(value, `${path}.$defs.${key}`, out, dialect)
+  if (isObject(schema.additionalProperties))
+    typelessNodes(schema.additionalProperties, `${path}.additionalProperties`, out, dialect)
 }
 
 export function checkMessagesRequest(body: unknown): string[] {
@@ -35,7 +58,8 @@ export function checkMessagesRequest(body: unknown): string[] {
   if (messages[0] && messages[0].role !== 'user') out.push('first turn is not user')
   const idPattern = /^[a-zA-Z0-9_-]+$/
   messages.forEach((message, i) => {
-    if (i > 0 && messages[i - 1]?.role === message.role) out.push(`messages[${i}]: two ${String(message.role)} turns in a row`)
+    if (i > 0 && messages[i - 1]?.role === message.role)
+      out.push(`messages[${i}]: two ${String(message.role)} turns in a row`)
     const content = message.content
     if (typeof content === 'string') {
       if (content === '') out.push(`messages[${i}]: empty string content`)
@@ -50,27 +74,34 @@ export function checkMessagesRequest(body: unknown): string[] {
         if (seenOther) out.push(`messages[${i}].content[${j}]: tool_result after other content`)
         if (!idPattern.test(String(block.tool_use_id))) out.push(`messages[${i}].content[${j}]: invalid tool_use_id`)
       } else seenOther = true
-      if (block.type === 'tool_use' && !idPattern.test(String(block.id))) out.push(`messages[${i}].content[${j}]: invalid id`)
-      if (block.type === 'tool_use' && !isObject(block.input)) out.push(`messages[${i}].content[${j}]: input is not an object`)
+      if (block.type === 'tool_use' && !idPattern.test(String(block.id)))
+        out.push(`messages[${i}].content[${j}]: invalid id`)
+      if (block.type === 'tool_use' && !isObject(block.input))
+        out.push(`messages[${i}].content[${j}]: input is not an object`)
     })
     // Every tool_use must be answered in the very next user turn.
     const uses = blocks.filter((b) => b.type === 'tool_use').map((b) => b.id)
     const next = messages[i + 1]
     if (uses.length > 0 && next) {
-      const answered = new Set((asArray(next.content) as Json[]).filter((b) => b.type === 'tool_result').map((b) => b.tool_use_id))
-      for (const id of uses) if (!answered.has(id)) out.push(`messages[${i}]: tool_use ${String(id)} not answered in the next turn`)
+      const answered = new Set(
+        (asArray(next.content) as Json[]).filter((b) => b.type === 'tool_result').map((b) => b.tool_use_id),
+      )
+      for (const id of uses)
+        if (!answered.has(id)) out.push(`messages[${i}]: tool_use ${String(id)} not answered in the next turn`)
     }
   })
   for (const [i, tool] of (asArray(body.tools) as Json[]).entries()) {
     if (tool.type !== undefined && tool.type !== 'custom') continue
-    if (!isObject(tool.input_schema) || tool.input_schema.type !== 'object') out.push(`tools[${i}].input_schema.type must be object`)
+    if (!isObject(tool.input_schema) || tool.input_schema.type !== 'object')
+      out.push(`tools[${i}].input_schema.type must be object`)
   }
   if (isObject(body.thinking) && body.thinking.type === 'enabled') {
     const budget = Number(body.thinking.budget_tokens)
     if (!(budget >= 1024)) out.push('thinking.budget_tokens < 1024')
     if (!(budget < Number(body.max_tokens))) out.push('thinking.budget_tokens >= max_tokens')
   }
-  if (typeof body.temperature === 'number' && (body.temperature < 0 || body.temperature > 1)) out.push('temperature outside [0, 1]')
+  if (typeof body.temperature === 'number' && (body.temperature < 0 || body.temperature > 1))
+    out.push('temperature outside [0, 1]')
   return out
 }
 
@@ -81,18 +112,23 @@ export function checkContentGenerationRequest(body: unknown): string[] {
   const contents = asArray(body.contents) as Json[]
   if (contents.length === 0) out.push('no contents')
   contents.forEach((content, i) => {
-    if (content.role !== 'user' && content.role !== 'model') out.push(`contents[${i}].role invalid: ${String(content.role)}`)
+    if (content.role !== 'user' && content.role !== 'model')
+      out.push(`contents[${i}].role invalid: ${String(content.role)}`)
     const parts = asArray(content.parts) as Json[]
     if (parts.length === 0) out.push(`contents[${i}]: no parts`)
-    if (i > 0 && contents[i - 1]?.role === content.role) out.push(`contents[${i}]: two ${String(content.role)} turns in a row`)
+    if (i > 0 && contents[i - 1]?.role === content.role)
+      out.push(`contents[${i}]: two ${String(content.role)} turns in a row`)
     parts.forEach((part, j) => {
       const response = part.functionResponse
       if (isObject(response)) {
-        if (typeof response.name !== 'string' || response.name === '') out.push(`contents[${i}].parts[${j}].functionResponse.name missing`)
-        if (!isObject(response.response)) out.push(`contents[${i}].parts[${j}].functionResponse.response is not an object`)
+        if (typeof response.name !== 'string' || response.name === '')
+          out.push(`contents[${i}].parts[${j}].functionResponse.name missing`)
+        if (!isObject(response.response))
+          out.push(`contents[${i}].parts[${j}].functionResponse.response is not an object`)
       }
       const call = part.functionCall
-      if (isObject(call) && call.args !== undefined && !isObject(call.args)) out.push(`contents[${i}].parts[${j}].functionCall.args is not an object`)
+      if (isObject(call) && call.args !== undefined && !isObject(call.args))
+        out.push(`contents[${i}].parts[${j}].functionCall.args is not an object`)
     })
     // N function calls are answered by N function responses in the next user turn.
     const calls = parts.filter((p) => isObject(p.functionCall)).length
@@ -104,16 +140,30 @@ export function checkContentGenerationRequest(body: unknown): string[] {
   })
   for (const [i, tool] of (asArray(body.tools) as Json[]).entries()) {
     for (const [j, declaration] of (asArray(tool.functionDeclarations) as Json[]).entries()) {
-      if ('parameters' in declaration) typelessNodes(declaration.parameters, `tools[${i}].functionDeclarations[${j}].parameters`, out, 'openapi')
-      if ('parametersJsonSchema' in declaration) typelessNodes(declaration.parametersJsonSchema, `tools[${i}].functionDeclarations[${j}].parametersJsonSchema`, out, 'json-schema')
-      if ('parameters' in declaration && 'parametersJsonSchema' in declaration) out.push(`tools[${i}].functionDeclarations[${j}]: parameters and parametersJsonSchema are exclusive`)
+      if ('parameters' in declaration)
+        typelessNodes(declaration.parameters, `tools[${i}].functionDeclarations[${j}].parameters`, out, 'openapi')
+      if ('parametersJsonSchema' in declaration)
+        typelessNodes(
+          declaration.parametersJsonSchema,
+          `tools[${i}].functionDeclarations[${j}].parametersJsonSchema`,
+          out,
+          'json-schema',
+        )
+      if ('parameters' in declaration && 'parametersJsonSchema' in declaration)
+        out.push(`tools[${i}].functionDeclarations[${j}]: parameters and parametersJsonSchema are exclusive`)
     }
   }
   const config = isObject(body.generationConfig) ? body.generationConfig : {}
-  if (config.responseSchema !== undefined) typelessNodes(config.responseSchema, 'generationConfig.responseSchema', out, 'openapi')
-  if (config.responseJsonSchema !== undefined) typelessNodes(config.responseJsonSchema, 'generationConfig.responseJsonSchema', out, 'json-schema')
+  if (config.responseSchema !== undefined)
+    typelessNodes(config.responseSchema, 'generationConfig.responseSchema', out, 'openapi')
+  if (config.responseJsonSchema !== undefined)
+    typelessNodes(config.responseJsonSchema, 'generationConfig.responseJsonSchema', out, 'json-schema')
   const thinking = isObject(config.thinkingConfig) ? config.thinkingConfig : undefined
-  if (thinking && typeof thinking.thinkingBudget === 'number' && (thinking.thinkingBudget < -1 || thinking.thinkingBudget > 24576)) {
+  if (
+    thinking &&
+    typeof thinking.thinkingBudget === 'number' &&
+    (thinking.thinkingBudget < -1 || thinking.thinkingBudget > 24576)
+  ) {
     out.push('thinkingBudget outside [-1, 24576]')
   }
   return out
@@ -127,11 +177,13 @@ export function checkChatCompletionsRequest(body: unknown): string[] {
   if (messages.length === 0) out.push('no messages')
   const open = new Set<unknown>()
   messages.forEach((message, i) => {
-    if (!['system', 'developer', 'user', 'assistant', 'tool'].includes(String(message.role))) out.push(`messages[${i}].role invalid`)
+    if (!['system', 'developer', 'user', 'assistant', 'tool'].includes(String(message.role)))
+      out.push(`messages[${i}].role invalid`)
     if (message.role === 'assistant') {
       for (const [j, call] of (asArray(message.tool_calls) as Json[]).entries()) {
         const fn = isObject(call.function) ? call.function : {}
-        if (typeof fn.arguments !== 'string') out.push(`messages[${i}].tool_calls[${j}].function.arguments is not a string`)
+        if (typeof fn.arguments !== 'string')
+          out.push(`messages[${i}].tool_calls[${j}].function.arguments is not a string`)
         else {
           try {
             JSON.parse(fn.arguments)
@@ -144,7 +196,8 @@ export function checkChatCompletionsRequest(body: unknown): string[] {
     }
     if (message.role === 'tool') {
       if (!open.has(message.tool_call_id)) out.push(`messages[${i}].tool_call_id does not answer a previous call`)
-      if (typeof message.content !== 'string' && !Array.isArray(message.content)) out.push(`messages[${i}].content missing`)
+      if (typeof message.content !== 'string' && !Array.isArray(message.content))
+        out.push(`messages[${i}].content missing`)
     }
   })
   return out
