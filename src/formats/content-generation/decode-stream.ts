@@ -1,0 +1,187 @@
+/**
+ * Gemini `streamGenerateContent?alt=sse` → IR stream events. @see wire-formats.md §3.8, §4.3, §5.10
+ *
+ * Each SSE `data` is a complete GenerateContentResponse carrying only the new parts. Consecutive text parts of the
+ * same kind (thought or not) continue one block; a change of kind ends it. A `functionCall` arrives whole: it becomes
+ * tool-call-start, one delta with the JSON arguments, and tool-call-end. `thoughtSignature` on any part rides on that
+ * part's event as `providerData['content-generation'].thoughtSignature`. `usageMetadata` is a running total (latest
+ * wins). Only candidate 0 is read (interlingua streams one choice). Bad vendor data becomes an `error` event; nothing
+ * follows an error.
+ */
+import type * as ir from '../../ir/index.js'
+import { generateToolCallId } from '../../shared/tool-ids.js'
+import type { SseMessage } from '../format.js'
+import { decodeError } from './errors.js'
+import { toFinishReason } from './finish-reason.js'
+import { type ContentGenerationUsage, decodeUsage } from './usage.js'
+
+type Json = Record<string, unknown>
+const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value)
+
+function signatureData(part: Json): ir.ProviderData | undefined {
+  return typeof part.thoughtSignature === 'string'
+    ? { 'content-generation': { thoughtSignature: part.thoughtSignature } }
+    : undefined
+}
+
+export function createDecodeStream(): TransformStream<SseMessage, ir.StreamEvent> {
+  let started = false
+  let done = false
+  let next = 0
+  let open: { kind: 'text' | 'reasoning'; index: number } | undefined
+  let calls = 0
+  let sawCall = false
+  let usage: ir.Usage | undefined
+  let id = ''
+  let pendingFinish: ir.FinishReason | undefined
+
+  const fail = (controller: TransformStreamDefaultController<ir.StreamEvent>, error: ir.ErrorInfo) => {
+    closeOpen(controller)
+    controller.enqueue({ type: 'error', error })
+    done = true
+  }
+  const closeOpen = (controller: TransformStreamDefaultController<ir.StreamEvent>, providerData?: ir.ProviderData) => {
+    if (!open) return
+    const end: ir.TextEndEvent | ir.ReasoningEndEvent = { type: open.kind === 'text' ? 'text-end' : 'reasoning-end', index: open.index }
+    if (providerData) end.providerData = providerData
+    controller.enqueue(end)
+    open = undefined
+  }
+
+  return new TransformStream({
+    transform(message, controller) {
+      if (done) return
+      let chunk: unknown
+      try {
+        chunk = JSON.parse(message.data)
+      } catch {
+        fail(controller, {
+          code: 'upstream',
+          status: 502,
+          message: 'content-generation stream: malformed JSON in an SSE event',
+        })
+        return
+      }
+      if (!isObject(chunk)) {
+        fail(controller, {
+          code: 'upstream',
+          status: 502,
+          message: 'content-generation stream: an SSE event is not a JSON object',
+        })
+        return
+      }
+      if (isObject(chunk.error)) {
+        const code = typeof chunk.error.code === 'number' ? chunk.error.code : 500
+        fail(controller, decodeError(code >= 400 && code <= 599 ? code : 500, chunk))
+        return
+      }
+      if (!started) {
+        started = true
+        id =
+          typeof chunk.responseId === 'string'
+            ? chunk.responseId
+            : generateToolCallId('resp_', message.data.slice(0, 64))
+        const start: ir.StreamEvent = {
+          type: 'message-start',
+          id,
+          model: typeof chunk.modelVersion === 'string' ? chunk.modelVersion : '',
+        }
+        controller.enqueue(start)
+      }
+      const candidate =
+        Array.isArray(chunk.candidates) && isObject(chunk.candidates[0]) ? chunk.candidates[0] : undefined
+      const content = candidate && isObject(candidate.content) ? candidate.content : undefined
+      const parts = content && Array.isArray(content.parts) ? content.parts : []
+      for (const part of parts) {
+        if (!isObject(part)) continue
+        const providerData = signatureData(part)
+        if (isObject(part.functionCall)) {
+          closeOpen(controller)
+          const call = part.functionCall
+          const name = typeof call.name === 'string' ? call.name : ''
+          const index = next++
+          const callId =
+            typeof call.id === 'string' && call.id ? call.id : generateToolCallId('call_', `${id}:${calls}:${name}`)
+          calls++
+          sawCall = true
+          const own: Json = { ...(providerData?.['content-generation'] ?? {}) }
+          if (typeof call.id === 'string' && call.id) own.id = call.id
+          const start: ir.StreamEvent = { type: 'tool-call-start', index, id: callId, name }
+          if (Object.keys(own).length > 0) start.providerData = { 'content-generation': own }
+          controller.enqueue(start)
+          controller.enqueue({
+            type: 'tool-call-delta',
+            index,
+            argumentsDelta: JSON.stringify(isObject(call.args) ? call.args : {}),
+          })
+          controller.enqueue({ type: 'tool-call-end', index })
+          continue
+        }
+        if (typeof part.text !== 'string') continue
+        const kind = part.thought === true ? 'reasoning' : 'text'
+        if (open && open.kind !== kind) closeOpen(controller)
+        if (part.text === '') {
+          // An empty part carrying only a signature attaches it to the open block (or ends a block with it).
+          if (providerData && open)
+            controller.enqueue({
+              type: open.kind === 'text' ? 'text-delta' : 'reasoning-delta',
+              index: open.index,
+              text: '',
+              providerData,
+            })
+          else if (providerData && !open) {
+            const index = next++
+            controller.enqueue({ type: kind === 'text' ? 'text-start' : 'reasoning-start', index, providerData })
+            controller.enqueue({ type: kind === 'text' ? 'text-end' : 'reasoning-end', index })
+          }
+          continue
+        }
+        if (!open) {
+          open = { kind, index: next++ }
+          controller.enqueue({ type: kind === 'text' ? 'text-start' : 'reasoning-start', index: open.index })
+        }
+        const delta: ir.TextDeltaEvent | ir.ReasoningDeltaEvent = {
+          type: kind === 'text' ? 'text-delta' : 'reasoning-delta',
+          index: open.index,
+          text: part.text,
+        }
+        if (providerData) delta.providerData = providerData
+        controller.enqueue(delta)
+      }
+      if (isObject(chunk.usageMetadata)) {
+        usage = decodeUsage(chunk.usageMetadata as ContentGenerationUsage)
+        if (usage) controller.enqueue({ type: 'usage', usage: { ...usage } })
+      }
+      const finishRaw = candidate && typeof candidate.finishReason === 'string' ? candidate.finishReason : undefined
+      const blocked =
+        !candidate && isObject(chunk.promptFeedback) && typeof chunk.promptFeedback.blockReason === 'string'
+      if (finishRaw || blocked) {
+        closeOpen(controller)
+        const finishReason: ir.FinishReason = blocked
+          ? {
+              unified: 'content-filter',
+              raw: String((chunk.promptFeedback as Json).blockReason),
+              rawFormat: 'content-generation',
+            }
+          : toFinishReason(finishRaw, sawCall)
+        // Held until the stream ends: a trailing chunk may still carry the final usage.
+        pendingFinish = finishReason
+      }
+    },
+    flush(controller) {
+      if (done) return
+      if (pendingFinish) {
+        const finish: ir.StreamEvent = { type: 'finish', finishReason: pendingFinish }
+        if (usage) finish.usage = usage
+        controller.enqueue(finish)
+        return
+      }
+      if (!started) controller.enqueue({ type: 'message-start', id: generateToolCallId('resp_', 'empty'), model: '' })
+      fail(controller, {
+        code: 'upstream',
+        status: 502,
+        message: 'content-generation stream ended before a finishReason',
+      })
+    },
+  })
+}

@@ -1,0 +1,152 @@
+/**
+ * IR stream events → Gemini `streamGenerateContent?alt=sse` frames. @see wire-formats.md §3.8, §4.3, §5.10
+ *
+ * Every frame is `data: <complete GenerateContentResponse>` — never an `event:` line, never `[DONE]` (the
+ * @google/genai SDK ignores the former and throws on the latter). Text and thought deltas are sent as they come; a
+ * tool call's argument fragments are buffered (only that call's) and sent as one `functionCall` part at its end,
+ * because Gemini sends calls whole. Only our own `thoughtSignature` is written, on the part it belongs to. The last
+ * frame carries `finishReason` (`STOP` for tool turns, as the service does) and the final `usageMetadata`. An error
+ * becomes `{"error":{"code":<HTTP status>,…}}`, which the SDK raises as ApiError; nothing follows it.
+ */
+import type * as ir from '../../ir/index.js'
+import type { EncodeStreamOptions, SseFrame } from '../format.js'
+import { encodeError } from './errors.js'
+import { fromFinishReason } from './finish-reason.js'
+import { encodeUsage } from './usage.js'
+
+type Json = Record<string, unknown>
+
+interface PendingCall {
+  name: string
+  args: string
+  signature?: string
+  geminiId?: string
+}
+
+function ownSignature(providerData: ir.ProviderData | undefined): string | undefined {
+  const value = providerData?.['content-generation']?.thoughtSignature
+  return typeof value === 'string' ? value : undefined
+}
+
+export function createEncodeStream(_options: EncodeStreamOptions = {}): TransformStream<ir.StreamEvent, SseFrame> {
+  let id = ''
+  let model = ''
+  let usage: Partial<ir.Usage> | undefined
+  let ended = false
+  const kinds = new Map<number, 'text' | 'reasoning'>()
+  const signatures = new Map<number, string>()
+  const calls = new Map<number, PendingCall>()
+
+  const frame = (parts: Json[], finishReason?: string): SseFrame => {
+    const candidate: Json = { content: { role: 'model', parts }, index: 0 }
+    if (finishReason) candidate.finishReason = finishReason
+    const body: Json = { candidates: [candidate] }
+    if (usage) body.usageMetadata = encodeUsage(usage)
+    body.modelVersion = model
+    body.responseId = id
+    return { data: JSON.stringify(body) }
+  }
+  const textPart = (index: number, text: string, providerData?: ir.ProviderData): Json => {
+    const part: Json = { text }
+    if (kinds.get(index) === 'reasoning') part.thought = true
+    const signature = ownSignature(providerData) ?? signatures.get(index)
+    if (signature) {
+      part.thoughtSignature = signature
+      signatures.delete(index)
+    }
+    return part
+  }
+
+  return new TransformStream({
+    transform(event, controller) {
+      if (ended) return
+      switch (event.type) {
+        case 'message-start':
+          id = event.id
+          model = event.model
+          if (event.usage) usage = { ...event.usage }
+          return
+        case 'text-start':
+        case 'reasoning-start': {
+          kinds.set(event.index, event.type === 'text-start' ? 'text' : 'reasoning')
+          const signature = ownSignature(event.providerData)
+          if (signature) signatures.set(event.index, signature)
+          return
+        }
+        case 'text-delta':
+        case 'reasoning-delta':
+          if (event.text === '' && !ownSignature(event.providerData)) return
+          controller.enqueue(frame([textPart(event.index, event.text, event.providerData)]))
+          return
+        case 'text-end':
+        case 'reasoning-end': {
+          const signature = ownSignature(event.providerData) ?? signatures.get(event.index)
+          if (signature) {
+            signatures.set(event.index, signature)
+            controller.enqueue(frame([textPart(event.index, '')]))
+          }
+          kinds.delete(event.index)
+          signatures.delete(event.index)
+          return
+        }
+        case 'tool-call-start': {
+          const call: PendingCall = { name: event.name, args: '' }
+          const signature = ownSignature(event.providerData)
+          if (signature) call.signature = signature
+          const geminiId = event.providerData?.['content-generation']?.id
+          if (typeof geminiId === 'string') call.geminiId = geminiId
+          calls.set(event.index, call)
+          return
+        }
+        case 'tool-call-delta': {
+          const call = calls.get(event.index)
+          if (call) call.args += event.argumentsDelta
+          return
+        }
+        case 'tool-call-end': {
+          const call = calls.get(event.index)
+          if (!call) return
+          calls.delete(event.index)
+          let args: unknown = {}
+          try {
+            const parsed: unknown = call.args.trim() === '' ? {} : JSON.parse(call.args)
+            if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) args = parsed
+          } catch {
+            // Truncated or invalid arguments (e.g. a length stop): Gemini needs an object, so `{}`.
+          }
+          const functionCall: Json = { name: call.name, args }
+          if (call.geminiId) functionCall.id = call.geminiId
+          const part: Json = { functionCall }
+          const signature = ownSignature(event.providerData) ?? call.signature
+          if (signature) part.thoughtSignature = signature
+          controller.enqueue(frame([part]))
+          return
+        }
+        case 'usage':
+          usage = { ...usage, ...event.usage }
+          return
+        case 'finish':
+          if (event.usage) usage = event.usage
+          controller.enqueue(frame([{ text: '' }], fromFinishReason(event.finishReason)))
+          ended = true
+          return
+        case 'error': {
+          const { status, body } = encodeError(event.error)
+          const error = (body as { error?: Json }).error ?? {}
+          controller.enqueue({
+            data: JSON.stringify({ error: { ...error, code: status >= 400 && status <= 599 ? status : 500 } }),
+          })
+          ended = true
+          return
+        }
+        case 'ping':
+          controller.enqueue({ comment: 'ping' })
+          return
+      }
+    },
+    flush(controller) {
+      if (ended) return
+      controller.enqueue(frame([{ text: '' }], 'STOP'))
+    },
+  })
+}
