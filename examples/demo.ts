@@ -12,13 +12,20 @@ const request = {
       role: 'user',
       content: [
         { type: 'text', text: 'What is the weather where this photo was taken?' },
-        { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8/5+hHgAHggJ/PchI7wAAAABJRU5ErkJggg==' } },
+        {
+          type: 'image_url',
+          image_url: {
+            url: 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8/5+hHgAHggJ/PchI7wAAAABJRU5ErkJggg==',
+          },
+        },
       ],
     },
     {
       role: 'assistant',
       content: null,
-      tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }],
+      tool_calls: [
+        { id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } },
+      ],
     },
     { role: 'tool', tool_call_id: 'call_1', content: '{"temperature_c":18,"sky":"clear"}' },
   ],
@@ -28,7 +35,12 @@ const request = {
       function: {
         name: 'get_weather',
         description: 'Current weather for a city',
-        parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false },
+        parameters: {
+          type: 'object',
+          properties: { city: { type: 'string' } },
+          required: ['city'],
+          additionalProperties: false,
+        },
       },
     },
   ],
@@ -40,7 +52,14 @@ const show = (title: string, value: unknown) => console.log(`\n── ${title} �
 
 show('chat-completions request (input)', request)
 for (const to of ['messages', 'content-generation'] as const) {
-  show(`→ ${to}`, convertRequest(request, { from: 'chat-completions', to, onWarning: (w) => console.warn(`warning: ${w.path}: ${w.message}`) }))
+  show(
+    `→ ${to}`,
+    convertRequest(request, {
+      from: 'chat-completions',
+      to,
+      onWarning: (w) => console.warn(`warning: ${w.path}: ${w.message}`),
+    }),
+  )
 }
 
 const anthropicResponse = {
@@ -53,5 +72,11 @@ const anthropicResponse = {
   stop_sequence: null,
   usage: { input_tokens: 120, output_tokens: 14, cache_read_input_tokens: 30, cache_creation_input_tokens: 0 },
 }
-show('messages response → chat-completions', convertResponse(anthropicResponse, { from: 'messages', to: 'chat-completions' }))
-show('messages response → content-generation', convertResponse(anthropicResponse, { from: 'messages', to: 'content-generation' }))
+show(
+  'messages response → chat-completions',
+  convertResponse(anthropicResponse, { from: 'messages', to: 'chat-completions' }),
+)
+show(
+  'messages response → content-generation',
+  convertResponse(anthropicResponse, { from: 'messages', to: 'content-generation' }),
+)

@@ -13,7 +13,11 @@ const tsx = `${root}node_modules/.bin/tsx`
 
 describe('interlingua CLI', () => {
   it('serves the mock model to all three SDKs with no key, prints the SDK base addresses, exits 0 on SIGTERM', async () => {
-    const server = await start(tsx, ['src/node/cli.ts', '--port', '0'], { cwd: root, env: { OPENAI_API_KEY: '', ANTHROPIC_API_KEY: '', GEMINI_API_KEY: '', INTERLINGUA_API_KEYS: '' }, ready: /listening on http/ })
+    const server = await start(tsx, ['src/node/cli.ts', '--port', '0'], {
+      cwd: root,
+      env: { OPENAI_API_KEY: '', ANTHROPIC_API_KEY: '', GEMINI_API_KEY: '', INTERLINGUA_API_KEYS: '' },
+      ready: /listening on http/,
+    })
     try {
       const base = server.output().match(/http:\/\/127\.0\.0\.1:\d+/)?.[0] as string
       expect(server.output()).toContain(`${base}/v1`)
@@ -27,13 +31,28 @@ describe('interlingua CLI', () => {
   }, 60_000)
 
   it('requires a client key when INTERLINGUA_API_KEYS is set (and never echoes it)', async () => {
-    const server = await start(tsx, ['src/node/cli.ts', '--port', '0'], { cwd: root, env: { INTERLINGUA_API_KEYS: 'secret-one,secret-two', OPENAI_API_KEY: '', ANTHROPIC_API_KEY: '', GEMINI_API_KEY: '' }, ready: /listening on http/ })
+    const server = await start(tsx, ['src/node/cli.ts', '--port', '0'], {
+      cwd: root,
+      env: {
+        INTERLINGUA_API_KEYS: 'secret-one,secret-two',
+        OPENAI_API_KEY: '',
+        ANTHROPIC_API_KEY: '',
+        GEMINI_API_KEY: '',
+      },
+      ready: /listening on http/,
+    })
     try {
       const base = server.output().match(/http:\/\/127\.0\.0\.1:\d+/)?.[0] as string
       expect(server.output()).not.toContain('secret-one')
-      const wrong = await new OpenAI({ apiKey: 'nope', baseURL: `${base}/v1`, maxRetries: 0 }).models.list().catch((e) => e)
+      const wrong = await new OpenAI({ apiKey: 'nope', baseURL: `${base}/v1`, maxRetries: 0 }).models
+        .list()
+        .catch((e) => e)
       expect(wrong).toBeInstanceOf(OpenAI.AuthenticationError)
-      const right = await new OpenAI({ apiKey: 'secret-two', baseURL: `${base}/v1`, maxRetries: 0 }).chat.completions.create({ model: 'any', messages: [{ role: 'user', content: 'hi' }] })
+      const right = await new OpenAI({
+        apiKey: 'secret-two',
+        baseURL: `${base}/v1`,
+        maxRetries: 0,
+      }).chat.completions.create({ model: 'any', messages: [{ role: 'user', content: 'hi' }] })
       expect(right.choices[0]?.finish_reason).toBe('stop')
     } finally {
       await server.stop()

@@ -13,8 +13,10 @@ type Path = Array<string | number>
 
 function paths(value: unknown, prefix: Path = [], out: Path[] = []): Path[] {
   if (prefix.length > 0) out.push(prefix)
-  if (Array.isArray(value)) value.forEach((item, i) => paths(item, [...prefix, i], out))
-  else if (value && typeof value === 'object') for (const [key, item] of Object.entries(value)) paths(item, [...prefix, key], out)
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) paths(value[i], [...prefix, i], out)
+  } else if (value && typeof value === 'object')
+    for (const [key, item] of Object.entries(value)) paths(item, [...prefix, key], out)
   return out
 }
 

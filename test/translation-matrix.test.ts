@@ -24,7 +24,10 @@ describe.each(formatIds)('requests from %s', (from) => {
 
     it.each(formatIds)(`→ %s`, (to) => {
       const warnings: ir.Warning[] = []
-      const out = convertRequest(body, { from, to, model, onWarning: (w) => warnings.push(w) }) as Record<string, unknown>
+      const out = convertRequest(body, { from, to, model, onWarning: (w) => warnings.push(w) }) as Record<
+        string,
+        unknown
+      >
       if (to === from) {
         const expected = from === 'content-generation' ? body : { ...(body as object), model }
         expect(out).toEqual(expected)
@@ -100,7 +103,21 @@ describe.each(formatIds)('errors from %s', (from) => {
 })
 
 describe.each(formatIds)('garbage into %s', (from) => {
-  const garbage: unknown[] = [null, 42, 'text', [], [1, 2], true, {}, { messages: 5 }, { contents: 'x' }, { messages: [null] }, { messages: [{ role: 'user', content: 5 }] }, { contents: [{ parts: 'x' }] }, { contents: [{ role: 'user', parts: [{ text: 5 }] }] }]
+  const garbage: unknown[] = [
+    null,
+    42,
+    'text',
+    [],
+    [1, 2],
+    true,
+    {},
+    { messages: 5 },
+    { contents: 'x' },
+    { messages: [null] },
+    { messages: [{ role: 'user', content: 5 }] },
+    { contents: [{ parts: 'x' }] },
+    { contents: [{ role: 'user', parts: [{ text: 5 }] }] },
+  ]
   it.each(garbage.map((g) => [JSON.stringify(g), g]))('%s → invalid-request, never a TypeError', (_label, body) => {
     for (const to of formatIds) {
       let caught: unknown

@@ -25,9 +25,30 @@ interface ConfigFile {
 }
 
 const envUpstreams = [
-  { name: 'openai', format: 'chat-completions', key: 'OPENAI_API_KEY', base: 'OPENAI_BASE_URL', defaultBase: 'https://api.openai.com/v1', prefixes: ['gpt-', 'o1', 'o3', 'o4', 'chatgpt-', 'text-', 'openai/'] },
-  { name: 'anthropic', format: 'messages', key: 'ANTHROPIC_API_KEY', base: 'ANTHROPIC_BASE_URL', defaultBase: 'https://api.anthropic.com', prefixes: ['claude', 'anthropic/'] },
-  { name: 'gemini', format: 'content-generation', key: 'GEMINI_API_KEY', base: 'GEMINI_BASE_URL', defaultBase: 'https://generativelanguage.googleapis.com', prefixes: ['gemini', 'gemma', 'models/gemini', 'google/'] },
+  {
+    name: 'openai',
+    format: 'chat-completions',
+    key: 'OPENAI_API_KEY',
+    base: 'OPENAI_BASE_URL',
+    defaultBase: 'https://api.openai.com/v1',
+    prefixes: ['gpt-', 'o1', 'o3', 'o4', 'chatgpt-', 'text-', 'openai/'],
+  },
+  {
+    name: 'anthropic',
+    format: 'messages',
+    key: 'ANTHROPIC_API_KEY',
+    base: 'ANTHROPIC_BASE_URL',
+    defaultBase: 'https://api.anthropic.com',
+    prefixes: ['claude', 'anthropic/'],
+  },
+  {
+    name: 'gemini',
+    format: 'content-generation',
+    key: 'GEMINI_API_KEY',
+    base: 'GEMINI_BASE_URL',
+    defaultBase: 'https://generativelanguage.googleapis.com',
+    prefixes: ['gemini', 'gemma', 'models/gemini', 'google/'],
+  },
 ] as const
 
 function parseFlags(argv: readonly string[]): Record<string, string> {
@@ -49,7 +70,8 @@ export function loadCliConfig(argv: readonly string[], env: NodeJS.ProcessEnv): 
   const file: ConfigFile = flags.config ? (JSON.parse(readFileSync(flags.config, 'utf8')) as ConfigFile) : {}
   const host = flags.host ?? env.HOST ?? file.host ?? '127.0.0.1'
   const port = Number(flags.port ?? env.PORT ?? file.port ?? 8787)
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`Invalid port: ${String(flags.port ?? env.PORT ?? file.port)}`)
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`Invalid port: ${String(flags.port ?? env.PORT ?? file.port)}`)
 
   const upstreams: Record<string, UpstreamOptions> = { ...file.upstreams }
   const prefixRoutes: Array<{ prefix: string; upstream: string }> = []
@@ -62,11 +84,14 @@ export function loadCliConfig(argv: readonly string[], env: NodeJS.ProcessEnv): 
     summary.push(`upstream ${spec.name} (${spec.format}) at ${upstreams[spec.name]?.baseURL} — key from ${spec.key}`)
   }
   for (const [name, upstream] of Object.entries(file.upstreams ?? {})) {
-    summary.push(`upstream ${name} (${upstream.format}) at ${upstream.baseURL ?? '(embedded mock)'} — from ${flags.config}`)
+    summary.push(
+      `upstream ${name} (${upstream.format}) at ${upstream.baseURL ?? '(embedded mock)'} — from ${flags.config}`,
+    )
   }
   const upstreamNames = Object.keys(upstreams)
   const defaultUpstream = file.defaultUpstream ?? (upstreamNames.length === 1 ? upstreamNames[0] : undefined)
-  if (upstreamNames.length === 0) summary.push('no upstream configured: every model is served by the embedded mock model')
+  if (upstreamNames.length === 0)
+    summary.push('no upstream configured: every model is served by the embedded mock model')
 
   const gateway: GatewayOptions = { upstreams }
   if (file.models) gateway.models = file.models
@@ -76,7 +101,8 @@ export function loadCliConfig(argv: readonly string[], env: NodeJS.ProcessEnv): 
     gateway.resolveModel = (model: string) => {
       // "upstream/model" names the upstream explicitly.
       const slash = model.indexOf('/')
-      if (slash > 0 && upstreams[model.slice(0, slash)]) return { upstream: model.slice(0, slash), model: model.slice(slash + 1) }
+      if (slash > 0 && upstreams[model.slice(0, slash)])
+        return { upstream: model.slice(0, slash), model: model.slice(slash + 1) }
       const lower = model.toLowerCase()
       const byPrefix = prefixRoutes.find((route) => lower.startsWith(route.prefix))
       if (byPrefix) return { upstream: byPrefix.upstream }

@@ -6,11 +6,18 @@ import { expect } from 'vitest'
 
 export async function driveWithSdks(base: string): Promise<void> {
   const openai = new OpenAI({ apiKey: 'test-key', baseURL: `${base}/v1`, maxRetries: 0 })
-  const completion = await openai.chat.completions.create({ model: 'mock-model', messages: [{ role: 'user', content: 'Say hello' }] })
+  const completion = await openai.chat.completions.create({
+    model: 'mock-model',
+    messages: [{ role: 'user', content: 'Say hello' }],
+  })
   expect(completion.choices[0]?.message.content).toBeTruthy()
   expect(completion.choices[0]?.finish_reason).toBe('stop')
 
-  const stream = await openai.chat.completions.create({ model: 'mock-model', messages: [{ role: 'user', content: 'Say hello' }], stream: true })
+  const stream = await openai.chat.completions.create({
+    model: 'mock-model',
+    messages: [{ role: 'user', content: 'Say hello' }],
+    stream: true,
+  })
   const chunks: OpenAI.Chat.Completions.ChatCompletionChunk[] = []
   for await (const chunk of stream) chunks.push(chunk)
   expect(chunks.length).toBeGreaterThan(2)
@@ -18,7 +25,9 @@ export async function driveWithSdks(base: string): Promise<void> {
   expect(chunks.findLast((c) => c.choices.length > 0)?.choices[0]?.finish_reason).toBe('stop')
 
   const anthropic = new Anthropic({ apiKey: 'test-key', baseURL: base, maxRetries: 0 })
-  const message = await anthropic.messages.stream({ model: 'mock-model', max_tokens: 200, messages: [{ role: 'user', content: 'Say hello' }] }).finalMessage()
+  const message = await anthropic.messages
+    .stream({ model: 'mock-model', max_tokens: 200, messages: [{ role: 'user', content: 'Say hello' }] })
+    .finalMessage()
   expect(message.content[0]?.type).toBe('text')
   expect(message.stop_reason).toBe('end_turn')
 
@@ -26,6 +35,7 @@ export async function driveWithSdks(base: string): Promise<void> {
   const answer = await gemini.models.generateContent({ model: 'mock-model', contents: 'Say hello' })
   expect(answer.text).toBeTruthy()
   let streamed = ''
-  for await (const chunk of await gemini.models.generateContentStream({ model: 'mock-model', contents: 'Say hello' })) streamed += chunk.text ?? ''
+  for await (const chunk of await gemini.models.generateContentStream({ model: 'mock-model', contents: 'Say hello' }))
+    streamed += chunk.text ?? ''
   expect(streamed).toBe(answer.text)
 }

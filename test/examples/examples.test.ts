@@ -10,7 +10,8 @@ import { driveWithSdks } from './drive.js'
 import { freePort, run, type Started, start } from './harness.js'
 
 const root = join(import.meta.dirname, '..', '..')
-const install = (dir: string) => run('npm', ['install', '--no-audit', '--no-fund', '--install-links', '--no-package-lock'], dir)
+const install = (dir: string) =>
+  run('npm', ['install', '--no-audit', '--no-fund', '--install-links', '--no-package-lock'], dir)
 
 describe.sequential('examples', () => {
   describe('express: gateway as middleware under /llm', () => {
@@ -52,13 +53,18 @@ describe.sequential('examples', () => {
       run(join(dir, 'node_modules', '.bin', 'next'), ['build'], dir, 300_000)
       if (!existsSync(join(dir, '.next'))) throw new Error('next build produced nothing')
       port = await freePort()
-      server = await start(join(dir, 'node_modules', '.bin', 'next'), ['start', '-H', '127.0.0.1', '-p', String(port)], {
-        cwd: dir,
-        env: { NEXT_TELEMETRY_DISABLED: '1' },
-        ready: /Ready|started server/i,
-      })
+      server = await start(
+        join(dir, 'node_modules', '.bin', 'next'),
+        ['start', '-H', '127.0.0.1', '-p', String(port)],
+        {
+          cwd: dir,
+          env: { NEXT_TELEMETRY_DISABLED: '1' },
+          ready: /Ready|started server/i,
+        },
+      )
     }, 600_000)
     afterAll(() => server?.stop())
-    it('serves all three SDKs after next build / next start, streaming and not', () => driveWithSdks(`http://127.0.0.1:${port}`))
+    it('serves all three SDKs after next build / next start, streaming and not', () =>
+      driveWithSdks(`http://127.0.0.1:${port}`))
   })
 })

@@ -15,7 +15,12 @@ export function freePort(): Promise<number> {
 }
 
 export function run(command: string, args: string[], cwd: string, timeoutMs = 240_000): void {
-  execFileSync(command, args, { cwd, stdio: 'pipe', timeout: timeoutMs, env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false' } })
+  execFileSync(command, args, {
+    cwd,
+    stdio: 'pipe',
+    timeout: timeoutMs,
+    env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false' },
+  })
 }
 
 export interface Started {
@@ -25,7 +30,11 @@ export interface Started {
 }
 
 /** Spawns a server in its own process group and waits until `ready` matches its output (or the port answers). */
-export async function start(command: string, args: string[], options: { cwd: string; env?: Record<string, string>; ready: RegExp; timeoutMs?: number }): Promise<Started> {
+export async function start(
+  command: string,
+  args: string[],
+  options: { cwd: string; env?: Record<string, string>; ready: RegExp; timeoutMs?: number },
+): Promise<Started> {
   const child = spawn(command, args, {
     cwd: options.cwd,
     env: { ...process.env, ...options.env },

@@ -41,7 +41,7 @@ function typelessNodes(schema: unknown, path: string, out: string[], dialect: 'j
       typelessNodes(value, `${path}.properties.${key}`, out, dialect)
   if (schema.items !== undefined) typelessNodes(schema.items, `${path}.items`, out, dialect)
   for (const key of ['anyOf', 'oneOf', 'allOf', 'prefixItems'])
-    asArray(schema[key]).forEach((item, i) => typelessNodes(item, `${path}.${key}[${i}]`, out, dialect))
+    for (const [i, item] of asArray(schema[key]).entries()) typelessNodes(item, `${path}.${key}[${i}]`, out, dialect)
   if (isObject(schema.$defs))
     for (const [key, value] of Object.entries(schema.$defs)) typelessNodes(value, `${path}.$defs.${key}`, out, dialect)
   if (isObject(schema.additionalProperties))

@@ -32,23 +32,32 @@ describe.sequential('other runtimes', () => {
   describe('Bun', () => {
     let server: Started
     beforeAll(async () => {
-      server = await start(join(dir, 'node_modules', '.bin', 'bun'), ['serve-bun.mjs'], { cwd: dir, ready: /listening on/ })
+      server = await start(join(dir, 'node_modules', '.bin', 'bun'), ['serve-bun.mjs'], {
+        cwd: dir,
+        ready: /listening on/,
+      })
     })
     afterAll(() => server?.stop())
-    it('serves all three SDKs, streaming and not', () => driveWithSdks(server.output().match(/http:\/\/127\.0\.0\.1:\d+/)?.[0] as string))
+    it('serves all three SDKs, streaming and not', () =>
+      driveWithSdks(server.output().match(/http:\/\/127\.0\.0\.1:\d+/)?.[0] as string))
   })
 
   describe('Deno', () => {
     let server: Started
     beforeAll(async () => {
-      server = await start(join(dir, 'node_modules', '.bin', 'deno'), ['run', '--allow-net=127.0.0.1', '--allow-read', 'serve-deno.mjs'], {
-        cwd: dir,
-        env: { DENO_NO_UPDATE_CHECK: '1', NO_COLOR: '1' },
-        ready: /listening on/,
-      })
+      server = await start(
+        join(dir, 'node_modules', '.bin', 'deno'),
+        ['run', '--allow-net=127.0.0.1', '--allow-read', 'serve-deno.mjs'],
+        {
+          cwd: dir,
+          env: { DENO_NO_UPDATE_CHECK: '1', NO_COLOR: '1' },
+          ready: /listening on/,
+        },
+      )
     })
     afterAll(() => server?.stop())
-    it('serves all three SDKs, streaming and not', () => driveWithSdks(server.output().match(/http:\/\/127\.0\.0\.1:\d+/)?.[0] as string))
+    it('serves all three SDKs, streaming and not', () =>
+      driveWithSdks(server.output().match(/http:\/\/127\.0\.0\.1:\d+/)?.[0] as string))
   })
 
   describe('workerd (miniflare)', () => {
@@ -56,8 +65,16 @@ describe.sequential('other runtimes', () => {
     let base: string
     beforeAll(async () => {
       const specifier = join(dir, 'node_modules', 'miniflare', 'dist', 'src', 'index.js')
-      const { Miniflare } = (await import(specifier)) as { Miniflare: new (options: Record<string, unknown>) => typeof miniflare }
-      miniflare = new Miniflare({ modules: true, scriptPath: bundle, host: '127.0.0.1', port: 0, compatibilityDate: '2025-09-01' })
+      const { Miniflare } = (await import(specifier)) as {
+        Miniflare: new (options: Record<string, unknown>) => typeof miniflare
+      }
+      miniflare = new Miniflare({
+        modules: true,
+        scriptPath: bundle,
+        host: '127.0.0.1',
+        port: 0,
+        compatibilityDate: '2025-09-01',
+      })
       base = (await miniflare.ready).origin
     }, 120_000)
     afterAll(() => miniflare?.dispose())

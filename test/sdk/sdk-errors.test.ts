@@ -11,21 +11,35 @@ import { createGateway } from '../../src/gateway/create-gateway.js'
 import { type Running, serve } from './servers.js'
 
 type Wire = 'chat-completions' | 'messages' | 'content-generation'
-const wireOf = (url: URL): Wire => (url.pathname.endsWith('/chat/completions') ? 'chat-completions' : url.pathname.endsWith('/v1/messages') ? 'messages' : 'content-generation')
+const wireOf = (url: URL): Wire =>
+  url.pathname.endsWith('/chat/completions')
+    ? 'chat-completions'
+    : url.pathname.endsWith('/v1/messages')
+      ? 'messages'
+      : 'content-generation'
 
 const rateLimitBodies: Record<Wire, unknown> = {
-  'chat-completions': { error: { message: 'Rate limit reached for requests', type: 'requests', param: null, code: 'rate_limit_exceeded' } },
-  messages: { type: 'error', error: { type: 'rate_limit_error', message: 'Number of request tokens has exceeded your per-minute rate limit' } },
-  'content-generation': { error: { code: 429, message: 'Resource has been exhausted (e.g. check quota).', status: 'RESOURCE_EXHAUSTED' } },
+  'chat-completions': {
+    error: { message: 'Rate limit reached for requests', type: 'requests', param: null, code: 'rate_limit_exceeded' },
+  },
+  messages: {
+    type: 'error',
+    error: { type: 'rate_limit_error', message: 'Number of request tokens has exceeded your per-minute rate limit' },
+  },
+  'content-generation': {
+    error: { code: 429, message: 'Resource has been exhausted (e.g. check quota).', status: 'RESOURCE_EXHAUSTED' },
+  },
 }
 
 const firstChunk: Record<Wire, string> = {
-  'chat-completions': 'data: {"id":"chatcmpl-1","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"role":"assistant","content":"Partial"},"finish_reason":null}]}\n\n',
+  'chat-completions':
+    'data: {"id":"chatcmpl-1","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"role":"assistant","content":"Partial"},"finish_reason":null}]}\n\n',
   messages:
     'event: message_start\ndata: {"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","model":"m","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":3,"output_tokens":1}}}\n\n' +
     'event: content_block_start\ndata: {"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}\n\n' +
     'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Partial"}}\n\n',
-  'content-generation': 'data: {"candidates":[{"content":{"role":"model","parts":[{"text":"Partial"}]},"index":0}],"modelVersion":"m","responseId":"r1"}\n\n',
+  'content-generation':
+    'data: {"candidates":[{"content":{"role":"model","parts":[{"text":"Partial"}]},"index":0}],"modelVersion":"m","responseId":"r1"}\n\n',
 }
 
 let gateway: Running
@@ -39,7 +53,10 @@ beforeAll(async () => {
     const body = (await request.json()) as { model?: string }
     const model = body.model ?? url.pathname.split('/models/')[1]?.split(':')[0] ?? ''
     if (model.includes('rate-limited')) {
-      return new Response(JSON.stringify(rateLimitBodies[wire]), { status: 429, headers: { 'content-type': 'application/json', 'retry-after': '7' } })
+      return new Response(JSON.stringify(rateLimitBodies[wire]), {
+        status: 429,
+        headers: { 'content-type': 'application/json', 'retry-after': '7' },
+      })
     }
     const encoder = new TextEncoder()
     if (model.includes('midstream')) {
@@ -99,12 +116,16 @@ const gemini = (apiKey = 'client-key') => new GoogleGenAI({ apiKey, httpOptions:
 
 describe('401 in each client format', () => {
   it('openai: AuthenticationError', async () => {
-    const error = await openai('wrong').chat.completions.create({ model: 'slow-openai', messages: [{ role: 'user', content: 'hi' }] }).catch((e) => e)
+    const error = await openai('wrong')
+      .chat.completions.create({ model: 'slow-openai', messages: [{ role: 'user', content: 'hi' }] })
+      .catch((e) => e)
     expect(error).toBeInstanceOf(OpenAI.AuthenticationError)
     expect(error.message).not.toContain('wrong')
   })
   it('anthropic (Bearer): AuthenticationError with an authentication_error body', async () => {
-    const error = await anthropic('wrong').messages.create({ model: 'slow-anthropic', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] }).catch((e) => e)
+    const error = await anthropic('wrong')
+      .messages.create({ model: 'slow-anthropic', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] })
+      .catch((e) => e)
     expect(error).toBeInstanceOf(Anthropic.AuthenticationError)
     expect(error.error?.error?.type).toBe('authentication_error')
   })
@@ -112,12 +133,18 @@ describe('401 in each client format', () => {
     const response = await fetch(`${gateway.url}/v1/messages`, {
       method: 'POST',
       headers: { 'x-api-key': 'client-key', 'anthropic-version': '2023-06-01', 'content-type': 'application/json' },
-      body: JSON.stringify({ model: 'rate-limited-anthropic', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] }),
+      body: JSON.stringify({
+        model: 'rate-limited-anthropic',
+        max_tokens: 10,
+        messages: [{ role: 'user', content: 'hi' }],
+      }),
     })
     expect(response.status).toBe(429) // past auth: the upstream's answer
   })
   it('gemini: ApiError 401', async () => {
-    const error = await gemini('wrong').models.generateContent({ model: 'slow-gemini', contents: 'hi' }).catch((e) => e)
+    const error = await gemini('wrong')
+      .models.generateContent({ model: 'slow-gemini', contents: 'hi' })
+      .catch((e) => e)
     expect(error.status).toBe(401)
     expect(JSON.parse(error.message).error.status).toBe('UNAUTHENTICATED')
   })
@@ -125,16 +152,22 @@ describe('401 in each client format', () => {
 
 describe('404 for an unknown model', () => {
   it('openai: NotFoundError', async () => {
-    const error = await openai().chat.completions.create({ model: 'no-such-model', messages: [{ role: 'user', content: 'hi' }] }).catch((e) => e)
+    const error = await openai()
+      .chat.completions.create({ model: 'no-such-model', messages: [{ role: 'user', content: 'hi' }] })
+      .catch((e) => e)
     expect(error).toBeInstanceOf(OpenAI.NotFoundError)
     expect(error.message).toContain('no-such-model')
   })
   it('anthropic: NotFoundError', async () => {
-    const error = await anthropic().messages.create({ model: 'no-such-model', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] }).catch((e) => e)
+    const error = await anthropic()
+      .messages.create({ model: 'no-such-model', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] })
+      .catch((e) => e)
     expect(error).toBeInstanceOf(Anthropic.NotFoundError)
   })
   it('gemini: 404 NOT_FOUND', async () => {
-    const error = await gemini().models.generateContent({ model: 'no-such-model', contents: 'hi' }).catch((e) => e)
+    const error = await gemini()
+      .models.generateContent({ model: 'no-such-model', contents: 'hi' })
+      .catch((e) => e)
     expect(error.status).toBe(404)
   })
 })
@@ -142,21 +175,31 @@ describe('404 for an unknown model', () => {
 describe('400 naming the JSON path of the bad field', () => {
   it('openai', async () => {
     const error = await openai()
-      .chat.completions.create({ model: 'slow-openai', messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 5 as unknown as string } }] }] })
+      .chat.completions.create({
+        model: 'slow-openai',
+        messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 5 as unknown as string } }] }],
+      })
       .catch((e) => e)
     expect(error).toBeInstanceOf(OpenAI.BadRequestError)
     expect(error.message).toContain('messages[0].content[0].image_url.url')
   })
   it('anthropic', async () => {
     const error = await anthropic()
-      .messages.create({ model: 'slow-anthropic', max_tokens: 'ten' as unknown as number, messages: [{ role: 'user', content: 'hi' }] })
+      .messages.create({
+        model: 'slow-anthropic',
+        max_tokens: 'ten' as unknown as number,
+        messages: [{ role: 'user', content: 'hi' }],
+      })
       .catch((e) => e)
     expect(error).toBeInstanceOf(Anthropic.BadRequestError)
     expect(error.message).toContain('max_tokens')
   })
   it('gemini', async () => {
     const error = await gemini()
-      .models.generateContent({ model: 'slow-gemini', contents: [{ role: 'user', parts: [{ text: 5 as unknown as string }] }] })
+      .models.generateContent({
+        model: 'slow-gemini',
+        contents: [{ role: 'user', parts: [{ text: 5 as unknown as string }] }],
+      })
       .catch((e) => e)
     expect(error.status).toBe(400)
     expect(error.message).toContain('contents[0].parts[0].text')
@@ -165,18 +208,24 @@ describe('400 naming the JSON path of the bad field', () => {
 
 describe('an upstream 429 stays 429, re-encoded in the client format', () => {
   it('openai client, messages upstream: RateLimitError with retry-after', async () => {
-    const error = await openai().chat.completions.create({ model: 'rate-limited-anthropic', messages: [{ role: 'user', content: 'hi' }] }).catch((e) => e)
+    const error = await openai()
+      .chat.completions.create({ model: 'rate-limited-anthropic', messages: [{ role: 'user', content: 'hi' }] })
+      .catch((e) => e)
     expect(error).toBeInstanceOf(OpenAI.RateLimitError)
     expect(error.message).toContain('rate limit')
     expect(error.headers?.get?.('retry-after')).toBe('7')
   })
   it('anthropic client, content-generation upstream: RateLimitError', async () => {
-    const error = await anthropic().messages.create({ model: 'rate-limited-gemini', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] }).catch((e) => e)
+    const error = await anthropic()
+      .messages.create({ model: 'rate-limited-gemini', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] })
+      .catch((e) => e)
     expect(error).toBeInstanceOf(Anthropic.RateLimitError)
     expect(error.error?.error?.type).toBe('rate_limit_error')
   })
   it('gemini client, chat-completions upstream: 429 RESOURCE_EXHAUSTED', async () => {
-    const error = await gemini().models.generateContent({ model: 'rate-limited-openai', contents: 'hi' }).catch((e) => e)
+    const error = await gemini()
+      .models.generateContent({ model: 'rate-limited-openai', contents: 'hi' })
+      .catch((e) => e)
     expect(error.status).toBe(429)
     expect(JSON.parse(error.message).error.status).toBe('RESOURCE_EXHAUSTED')
   })
@@ -184,7 +233,11 @@ describe('an upstream 429 stays 429, re-encoded in the client format', () => {
 
 describe('mid-stream upstream failure → in-stream error in the client format, then a clean end', () => {
   it('openai client, messages upstream', async () => {
-    const stream = await openai().chat.completions.create({ model: 'midstream-anthropic', messages: [{ role: 'user', content: 'hi' }], stream: true })
+    const stream = await openai().chat.completions.create({
+      model: 'midstream-anthropic',
+      messages: [{ role: 'user', content: 'hi' }],
+      stream: true,
+    })
     let text = ''
     const error = await (async () => {
       for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? ''
@@ -193,13 +246,20 @@ describe('mid-stream upstream failure → in-stream error in the client format, 
     expect(error).toBeInstanceOf(OpenAI.APIError)
   })
   it('anthropic client, content-generation upstream', async () => {
-    const error = await anthropic().messages.stream({ model: 'midstream-gemini', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] }).finalMessage().catch((e) => e)
+    const error = await anthropic()
+      .messages.stream({ model: 'midstream-gemini', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] })
+      .finalMessage()
+      .catch((e) => e)
     expect(error).toBeInstanceOf(Anthropic.APIError)
   })
   it('gemini client, chat-completions upstream', async () => {
     let text = ''
     const error = await (async () => {
-      for await (const chunk of await gemini().models.generateContentStream({ model: 'midstream-openai', contents: 'hi' })) text += chunk.text ?? ''
+      for await (const chunk of await gemini().models.generateContentStream({
+        model: 'midstream-openai',
+        contents: 'hi',
+      }))
+        text += chunk.text ?? ''
     })().catch((e) => e)
     expect(text).toBe('Partial')
     expect(error?.status).toBeGreaterThanOrEqual(500)
@@ -213,13 +273,17 @@ describe('client abort aborts the upstream request', () => {
   ])('%s client streaming %s', async (_client, model) => {
     const before = upstreamAborts.length
     const controller = new AbortController()
-    const stream = await openai().chat.completions.create({ model, messages: [{ role: 'user', content: 'hi' }], stream: true }, { signal: controller.signal })
+    const stream = await openai().chat.completions.create(
+      { model, messages: [{ role: 'user', content: 'hi' }], stream: true },
+      { signal: controller.signal },
+    )
     const iterator = stream[Symbol.asyncIterator]()
     await iterator.next()
     controller.abort()
     await iterator.next().catch(() => {})
     const deadline = Date.now() + 3000
-    while (upstreamAborts.length === before && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20))
+    while (upstreamAborts.length === before && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 20))
     expect(upstreamAborts.length).toBeGreaterThan(before)
   })
 })

@@ -38,11 +38,18 @@ export const upstreamModels = {
  * One mock-model gateway plays every upstream (it speaks all three formats, so it is a faithful local upstream of
  * each); the gateway under test routes each public model to it in one format, with its own upstream key.
  */
-export async function startStack(extra: Partial<GatewayOptions> = {}): Promise<{ gateway: Running; upstream: Running; upstreamKeys: string[] }> {
+export async function startStack(
+  extra: Partial<GatewayOptions> = {},
+): Promise<{ gateway: Running; upstream: Running; upstreamKeys: string[] }> {
   const upstreamKeys: string[] = []
   const mock = createGateway({})
   const upstream = await serve((request) => {
-    upstreamKeys.push(request.headers.get('authorization') ?? request.headers.get('x-api-key') ?? request.headers.get('x-goog-api-key') ?? '')
+    upstreamKeys.push(
+      request.headers.get('authorization') ??
+        request.headers.get('x-api-key') ??
+        request.headers.get('x-goog-api-key') ??
+        '',
+    )
     return mock.fetch(request)
   })
   const gateway = createGateway({
@@ -63,10 +70,16 @@ export async function startStack(extra: Partial<GatewayOptions> = {}): Promise<{
 }
 
 /** A 1×1 PNG. */
-export const pngBase64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8/5+hHgAHggJ/PchI7wAAAABJRU5ErkJggg=='
+export const pngBase64 =
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8/5+hHgAHggJ/PchI7wAAAABJRU5ErkJggg=='
 
 export const weatherTool = {
   name: 'get_weather',
   description: 'Current weather for a city',
-  parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false },
+  parameters: {
+    type: 'object',
+    properties: { city: { type: 'string' } },
+    required: ['city'],
+    additionalProperties: false,
+  },
 } as const

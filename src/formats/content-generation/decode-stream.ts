@@ -42,7 +42,10 @@ export function createDecodeStream(): TransformStream<SseMessage, ir.StreamEvent
   }
   const closeOpen = (controller: TransformStreamDefaultController<ir.StreamEvent>, providerData?: ir.ProviderData) => {
     if (!open) return
-    const end: ir.TextEndEvent | ir.ReasoningEndEvent = { type: open.kind === 'text' ? 'text-end' : 'reasoning-end', index: open.index }
+    const end: ir.TextEndEvent | ir.ReasoningEndEvent = {
+      type: open.kind === 'text' ? 'text-end' : 'reasoning-end',
+      index: open.index,
+    }
     if (providerData) end.providerData = providerData
     controller.enqueue(end)
     open = undefined

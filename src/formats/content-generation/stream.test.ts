@@ -10,7 +10,13 @@ async function collect<T>(stream: ReadableStream<T>): Promise<T[]> {
   for await (const item of stream as unknown as AsyncIterable<T>) out.push(item)
   return out
 }
-const from = <T>(items: T[]) => new ReadableStream<T>({ start: (c) => (items.forEach((i) => c.enqueue(i)), c.close()) })
+const from = <T>(items: T[]) =>
+  new ReadableStream<T>({
+    start(controller) {
+      for (const item of items) controller.enqueue(item)
+      controller.close()
+    },
+  })
 const decode = (messages: SseMessage[]) => collect(from(messages).pipeThrough(createDecodeStream()))
 const encode = (events: ir.StreamEvent[]) => collect(from(events).pipeThrough(createEncodeStream()))
 const msg = (data: unknown): SseMessage => ({ data: JSON.stringify(data), event: undefined, id: undefined })
