@@ -2,6 +2,7 @@
 import type * as ir from '../../ir/index.js'
 import { effortForBudget } from '../../ir/reasoning.js'
 import { toDataUrl } from '../../shared/data-url.js'
+import { reportForeignExtensions } from '../../shared/foreign-extensions.js'
 import type { Converted, EncodeRequestOptions } from '../format.js'
 import { encodeReasoningCarrier } from './reasoning-carrier.js'
 
@@ -252,15 +253,6 @@ export function encodeRequest(request: ir.Request, _options?: EncodeRequestOptio
       body[key] = extensions[key]
     }
   }
-  for (const format of Object.keys(request.extensions ?? {}) as ir.FormatId[]) {
-    if (format === FORMAT) continue
-    for (const key of Object.keys(request.extensions?.[format] ?? {})) {
-      warnings.push({
-        type: 'dropped',
-        path: key,
-        message: `${format} field ${key} has no chat-completions equivalent`,
-      })
-    }
-  }
+  reportForeignExtensions(request.extensions, FORMAT, warnings)
   return { value: body, warnings }
 }

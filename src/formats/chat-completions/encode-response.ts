@@ -1,5 +1,6 @@
 /** IR → chat-completions response body. @see wire-formats.md §1.6 */
 import type * as ir from '../../ir/index.js'
+import { reportForeignExtensions } from '../../shared/foreign-extensions.js'
 import type { Converted } from '../format.js'
 import { fromFinishReason } from './finish-reason.js'
 import { encodeReasoningCarrier } from './reasoning-carrier.js'
@@ -69,15 +70,6 @@ export function encodeResponse(response: ir.Response): Converted<unknown> {
   if (response.usage) body.usage = encodeUsage(response.usage)
   const extensions = response.extensions?.[FORMAT]
   if (extensions) Object.assign(body, extensions)
-  for (const format of Object.keys(response.extensions ?? {}) as ir.FormatId[]) {
-    if (format === FORMAT) continue
-    for (const key of Object.keys(response.extensions?.[format] ?? {})) {
-      warnings.push({
-        type: 'dropped',
-        path: key,
-        message: `${format} field ${key} has no chat-completions equivalent`,
-      })
-    }
-  }
+  reportForeignExtensions(response.extensions, FORMAT, warnings)
   return { value: body, warnings }
 }

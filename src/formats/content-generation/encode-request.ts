@@ -5,6 +5,7 @@
  */
 import type * as ir from '../../ir/index.js'
 import { budgetForEffort } from '../../ir/reasoning.js'
+import { reportForeignExtensions } from '../../shared/foreign-extensions.js'
 import type { Converted, EncodeRequestOptions } from '../format.js'
 import { type CallInfo, encodePart, own } from './encode-parts.js'
 import { toOpenApiSchema } from './schema-dialect.js'
@@ -208,11 +209,6 @@ export function encodeRequest(request: ir.Request, options: EncodeRequestOptions
   if (request.metadata !== undefined)
     warnings.push({ type: 'dropped', path: 'metadata', message: 'content-generation has no request metadata' })
   if (ext) for (const key in ext) if (!['tools', 'toolConfig', 'generationConfig'].includes(key)) body[key] = ext[key]
-  for (const id in request.extensions) {
-    if (id === F) continue
-    const foreign = request.extensions[id as ir.FormatId]
-    for (const key in foreign)
-      warnings.push({ type: 'dropped', path: key, message: `${id} field ${key} has no content-generation equivalent` })
-  }
+  reportForeignExtensions(request.extensions, F, warnings)
   return { value: body, warnings }
 }

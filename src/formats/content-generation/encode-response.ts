@@ -1,5 +1,6 @@
 /** IR → content-generation response body. @see wire-formats.md §3.6, §3.7 */
 import type * as ir from '../../ir/index.js'
+import { reportForeignExtensions } from '../../shared/foreign-extensions.js'
 import { argumentsObject } from '../../shared/tool-arguments.js'
 import type { Converted } from '../format.js'
 import { own } from './encode-parts.js'
@@ -114,11 +115,7 @@ export function encodeResponse(response: ir.Response): Converted<unknown> {
   body.modelVersion = response.model
   body.responseId = response.id
   if (ext) for (const key in ext) if (key !== 'candidates' && key !== 'usageMetadata') body[key] = ext[key]
-  for (const id in response.extensions) {
-    if (id === F) continue
-    for (const key in response.extensions[id as ir.FormatId])
-      warnings.push({ type: 'dropped', path: key, message: `${id} field ${key} has no content-generation equivalent` })
-  }
+  reportForeignExtensions(response.extensions, F, warnings)
   if (response.stopSequence !== undefined)
     warnings.push({
       type: 'dropped',

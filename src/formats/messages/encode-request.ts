@@ -12,6 +12,7 @@
  */
 import type * as ir from '../../ir/index.js'
 import { budgetForEffort } from '../../ir/reasoning.js'
+import { reportForeignExtensions } from '../../shared/foreign-extensions.js'
 import type { Converted, EncodeRequestOptions } from '../format.js'
 import type { Json } from './blocks.js'
 import { encodeMessages, hasUnsignedToolTurn } from './encode-messages.js'
@@ -135,14 +136,12 @@ function encodeResponseFormat(format: ir.ResponseFormat | undefined, body: Json,
 function spreadExtensions(request: ir.Request, body: Json, warnings: ir.Warning[]): void {
   const extensions = request.extensions
   if (!extensions) return
-  for (const format in extensions) {
-    const values = extensions[format as ir.FormatId]
-    if (!values) continue
+  reportForeignExtensions(extensions, 'messages', warnings)
+  const values = extensions.messages
+  if (values) {
     for (const key in values) {
       const value = values[key]
-      if (format !== 'messages') {
-        warnings.push({ type: 'dropped', path: key, message: `${format} field ${key} has no messages equivalent` })
-      } else if (key === 'output_config') body.output_config = { ...(value as Json), ...(body.output_config as Json) }
+      if (key === 'output_config') body.output_config = { ...(value as Json), ...(body.output_config as Json) }
       else if (key === 'tools' && Array.isArray(value))
         body.tools = [...((body.tools as Json[] | undefined) ?? []), ...value]
       else body[key] = value

@@ -7,6 +7,7 @@
  * (messages encoders drop it when replayed); image/audio output and extra choices are dropped with a warning.
  */
 import type * as ir from '../../ir/index.js'
+import { reportForeignExtensions } from '../../shared/foreign-extensions.js'
 import type { Converted } from '../format.js'
 import { encodeRedacted, encodeText, encodeThinking, encodeToolUse, type Json } from './blocks.js'
 import { fromFinishReason } from './finish-reason.js'
@@ -63,13 +64,11 @@ export function encodeResponse(response: ir.Response): Converted<unknown> {
   }
   const extensions = response.extensions
   if (extensions) {
-    for (const format in extensions) {
-      const values = extensions[format as ir.FormatId]
-      if (!values) continue
+    reportForeignExtensions(extensions, 'messages', warnings)
+    const values = extensions.messages
+    if (values) {
       for (const key in values) {
-        if (format !== 'messages') {
-          warnings.push({ type: 'dropped', path: key, message: `${format} field ${key} has no messages equivalent` })
-        } else if (key === 'usage') body.usage = { ...(body.usage as Json), ...(values.usage as Json) }
+        if (key === 'usage') body.usage = { ...(body.usage as Json), ...(values.usage as Json) }
         else body[key] = values[key]
       }
     }
