@@ -63,6 +63,15 @@ function withoutUsage(summary: Summary): Omit<Summary, 'usage'> {
   return rest
 }
 
+/**
+ * The output as text, with `created` masked: when the source has no timestamp (messages, content-generation) the
+ * chat-completions encoder stamps the current second, which may tick between two conversions.
+ */
+const text = (bytes: Uint8Array) =>
+  Buffer.from(bytes)
+    .toString()
+    .replace(/"created":\d+/g, '"created":0')
+
 for (const from of formatIds) {
   for (const to of formatIds) {
     describe.skipIf(!ready(from) || !ready(to))(`${from} → ${to}`, () => {
@@ -71,15 +80,13 @@ for (const from of formatIds) {
           const [source, target] = [await load(from), await load(to)]
           const bytes = readBytes(from, `${scenario}.sse`)
           const output = await convert([bytes], source, target)
-          expect(Buffer.from(await convert(fixedChunks(bytes), source, target)).toString()).toBe(
-            Buffer.from(output).toString(),
-          )
+          expect(text(await convert(fixedChunks(bytes), source, target))).toBe(text(output))
           const api = await registry()
           if (api) {
             const viaRegistry = concatBytes(
               await collect(api.convertStream(streamOf(fixedChunks(bytes, 7)), { from, to, includeUsage: true })),
             )
-            expect(Buffer.from(viaRegistry).toString()).toBe(Buffer.from(output).toString())
+            expect(text(viaRegistry)).toBe(text(output))
           }
           const result = await withSseServer(output, (origin) => readWithSdk(to, origin))
 
