@@ -11,7 +11,20 @@ import { createGateway } from '../gateway/create-gateway.js'
 import { toNodeListener } from '../node.js'
 import { loadCliConfig } from './cli-config.js'
 
+const usage = `Usage: interlingua [--host 127.0.0.1] [--port 8787] [--config file.json]
+
+Serves OpenAI Chat Completions, Anthropic Messages and Gemini generateContent on one address.
+Environment: HOST, PORT; OPENAI_API_KEY / OPENAI_BASE_URL, ANTHROPIC_API_KEY / ANTHROPIC_BASE_URL,
+GEMINI_API_KEY / GEMINI_BASE_URL route models to real upstreams (gpt-*/o* → OpenAI, claude* → Anthropic,
+gemini* → Gemini, or "upstream/model"); with none, every model is served by the embedded mock model.
+INTERLINGUA_API_KEYS (comma-separated) requires one of those keys from clients.
+The config file may set host, port, apiKeys, upstreams, models, defaultUpstream, timeoutMs, maxBodyBytes.`
+
 function main(): void {
+  if (process.argv.includes('--help') || process.argv.includes('-h')) {
+    console.log(usage)
+    return
+  }
   const config = loadCliConfig(process.argv.slice(2), process.env)
   const gateway = createGateway(config.gateway)
   const server = createServer(toNodeListener(gateway.fetch))
