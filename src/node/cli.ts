@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net'
 import { createGateway } from '../gateway/create-gateway.js'
 import { toNodeListener } from '../node.js'
 import { loadCliConfig } from './cli-config.js'
+import { createNodeFetch } from './fetch.js'
 
 const usage = `Usage: interlingua [--host 127.0.0.1] [--port 8787] [--config file.json]
 
@@ -26,7 +27,7 @@ function main(): void {
     return
   }
   const config = loadCliConfig(process.argv.slice(2), process.env)
-  const gateway = createGateway(config.gateway)
+  const gateway = createGateway({ fetch: createNodeFetch(), ...config.gateway })
   const server = createServer(toNodeListener(gateway.fetch))
   server.keepAliveTimeout = 65_000
   server.on('error', (error) => {
