@@ -1,0 +1,202 @@
+/**
+ * Sections 3 and 4: gateway overhead on loopback and the peers, same run, same upstream. The gateway under test runs
+ * alone on core 1; the upstream and the load generator (this process) share core 0.
+ */
+import { join } from 'node:path'
+import { httpRequest } from './fixtures.js'
+import { benchDir, type FormatId, rootDir } from './lib.js'
+import { cannon, type LoadResult, probe, type Target } from './load.js'
+import { type Child, freePort, startNode } from './processes.js'
+import type { Row } from './report.js'
+
+export interface Timing {
+  one: LoadResult
+  many: LoadResult
+}
+export type Mode = 'json' | 'sse'
+
+export const settings = { probeSeconds: 3, cannonSeconds: 4, connections: 50 }
+
+const paths: Record<FormatId, string> = {
+  'chat-completions': '/v1/chat/completions',
+  messages: '/v1/messages',
+  'content-generation': '/v1beta/models/bench:generateContent',
+}
+
+export function target(
+  port: number,
+  client: FormatId,
+  model: string,
+  mode: Mode,
+  headers: Record<string, string> = {},
+): Target {
+  const auth: Record<string, string> =
+    client === 'messages'
+      ? { 'x-api-key': 'sk-bench-client', 'anthropic-version': '2023-06-01' }
+      : { authorization: 'Bearer sk-bench-client' }
+  return {
+    url: `http://127.0.0.1:${port}${paths[client]}`,
+    headers: { 'content-type': 'application/json', ...auth, ...headers },
+    body: httpRequest(client, model, mode === 'sse'),
+  }
+}
+
+export async function time(t: Target, log: (line: string) => void, label: string): Promise<Timing> {
+  const one = await probe(t, settings.probeSeconds)
+  const many = await cannon(t, settings.connections, settings.cannonSeconds)
+  log(
+    `  ${label}: 1 conn p50 ${one.p50.toFixed(3)} ms p99 ${one.p99.toFixed(3)} ms ${one.rps.toFixed(0)} req/s; ` +
+      `${settings.connections} conns ${many.rps.toFixed(0)} req/s p99 ${many.p99} ms (errors ${one.errors + many.errors})`,
+  )
+  if (one.requests === 0 || many.requests === 0) throw new Error(`${label}: no successful request`)
+  return { one, many }
+}
+
+/** All timings of the run, keyed `<who>:<pair>:<mode>` (e.g. `direct:msg:json`, `interlingua:cc→msg:sse`). */
+export type Timings = Map<string, Timing>
+
+export async function withChild<T>(start: () => Promise<Child>, body: (child: Child) => Promise<T>): Promise<T> {
+  const child = await start()
+  try {
+    return await body(child)
+  } finally {
+    await child.stop()
+  }
+}
+
+export function startUpstream(cannedFile: string, hold = false): Promise<Child> {
+  return freePort().then((port) =>
+    startNode('upstream', [join(benchDir, 'servers/upstream.mjs')], {
+      port,
+      core: 0,
+      env: { CANNED: cannedFile, HOLD: hold ? '1' : '0' },
+    }),
+  )
+}
+
+export async function startInterlingua(upstream: number): Promise<Child> {
+  const fromSrc = process.env.BENCH_FROM_SRC === '1'
+  const args = fromSrc
+    ? ['--import', 'tsx', join(benchDir, 'servers/gateway.mjs')]
+    : [join(benchDir, 'servers/gateway.mjs')]
+  return startNode('interlingua', args, {
+    port: await freePort(),
+    core: 1,
+    cwd: rootDir,
+    env: { UPSTREAM: String(upstream), LIB_DIR: join(rootDir, fromSrc ? 'src' : 'dist'), EXT: fromSrc ? '.ts' : '.js' },
+  })
+}
+
+/** Direct, bare proxy and interlingua timings (section 3); peers add theirs to the same map (section 4). */
+export async function gatewaySection(upstream: Child, timings: Timings, log: (line: string) => void): Promise<void> {
+  for (const mode of ['json', 'sse'] as const) {
+    timings.set(
+      `direct:cc:${mode}`,
+      await time(target(upstream.port, 'chat-completions', 'gpt-4o-mini', mode), log, `direct cc ${mode}`),
+    )
+    timings.set(
+      `direct:msg:${mode}`,
+      await time(target(upstream.port, 'messages', 'claude', mode), log, `direct msg ${mode}`),
+    )
+  }
+  const bareStart = async () =>
+    startNode('bare proxy', [join(benchDir, 'servers/bare-proxy.mjs')], {
+      port: await freePort(),
+      core: 1,
+      env: { UPSTREAM: String(upstream.port) },
+    })
+  await withChild(bareStart, async (bare) => {
+    for (const mode of ['json', 'sse'] as const) {
+      timings.set(
+        `bare:cc→cc:${mode}`,
+        await time(target(bare.port, 'chat-completions', 'gpt-4o-mini', mode), log, `bare proxy ${mode}`),
+      )
+    }
+  })
+  await withChild(
+    () => startInterlingua(upstream.port),
+    async (gateway) => {
+      for (const mode of ['json', 'sse'] as const) {
+        const cases: Array<[string, FormatId, string]> = [
+          ['cc→cc', 'chat-completions', 'bench-cc'],
+          ['cc→msg', 'chat-completions', 'bench-msg'],
+          ['msg→cc', 'messages', 'bench-cc'],
+        ]
+        for (const [pair, client, model] of cases) {
+          timings.set(
+            `interlingua:${pair}:${mode}`,
+            await time(target(gateway.port, client, model, mode), log, `interlingua ${pair} ${mode}`),
+          )
+        }
+      }
+    },
+  )
+}
+
+const upstreamOf: Record<string, 'cc' | 'msg'> = { 'cc→cc': 'cc', 'cc→msg': 'msg', 'msg→cc': 'cc' }
+
+/** Added latency (ms) of `<who>:<pair>:<mode>` over direct-to-upstream, at one connection. */
+export function added(timings: Timings, key: string, stat: 'p50' | 'p99'): number {
+  const [, pair = '', mode = ''] = key.split(':')
+  const run = timings.get(key)
+  const direct = timings.get(`direct:${upstreamOf[pair]}:${mode}`)
+  if (!run || !direct) return Number.NaN
+  return run.one[stat] - direct.one[stat]
+}
+
+const ms = (value: number) => `${value >= 0 ? '+' : ''}${value.toFixed(3)} ms`
+const ratioOf = (a: number, b: number) => (Number.isFinite(a) && Number.isFinite(b) && b > 0.001 ? a / b : undefined)
+
+export function gatewayRows(timings: Timings): Row[] {
+  const rows: Row[] = []
+  for (const mode of ['json', 'sse'] as const) {
+    const bare = `bare:cc→cc:${mode}`
+    const bareP50 = added(timings, bare, 'p50')
+    const bareP99 = added(timings, bare, 'p99')
+    const directCc = timings.get(`direct:cc:${mode}`)
+    const bareRun = timings.get(bare)
+    if (directCc && bareRun) {
+      rows.push({
+        section: '3 gateway',
+        name: `bare node:http proxy (baseline), ${mode}`,
+        ratio: bareRun.many.rps / directCc.many.rps,
+        higherIsBetter: true,
+        detail:
+          `added p50 ${ms(bareP50)}, p99 ${ms(bareP99)} @1 conn; ${bareRun.many.rps.toFixed(0)} req/s @${settings.connections} ` +
+          `(direct ${directCc.many.rps.toFixed(0)}; direct p50 ${directCc.one.p50.toFixed(3)} ms); ratio = req/s vs direct`,
+      })
+    }
+    for (const pair of ['cc→cc', 'cc→msg', 'msg→cc']) {
+      const key = `interlingua:${pair}:${mode}`
+      const run = timings.get(key)
+      if (!run) continue
+      const p50 = added(timings, key, 'p50')
+      const p99 = added(timings, key, 'p99')
+      const label = pair === 'cc→cc' ? 'passthrough cc' : pair
+      rows.push({
+        section: '3 gateway',
+        name: `interlingua ${label} ${mode}: added p50 @1 conn vs bare proxy`,
+        ratio: ratioOf(p50, bareP50),
+        target: 1.35,
+        detail: `${ms(p50)} vs bare ${ms(bareP50)} (issue's absolute bar: < 0.3 ms)`,
+      })
+      rows.push({
+        section: '3 gateway',
+        name: `interlingua ${label} ${mode}: added p99 @1 conn`,
+        ratio: ratioOf(p99, bareP99),
+        check: { met: p99 < 2, text: '< 2 ms' },
+        detail: `${ms(p99)} vs bare ${ms(bareP99)} (ratio = vs bare)`,
+      })
+      if (bareRun) {
+        rows.push({
+          section: '3 gateway',
+          name: `interlingua ${label} ${mode}: req/s @${settings.connections} conns vs bare proxy`,
+          ratio: run.many.rps / bareRun.many.rps,
+          higherIsBetter: true,
+          detail: `${run.many.rps.toFixed(0)} vs bare ${bareRun.many.rps.toFixed(0)} req/s; p50/p99 ${run.many.p50}/${run.many.p99} ms; 1 conn ${run.one.rps.toFixed(0)} req/s`,
+        })
+      }
+    }
+  }
+  return rows
+}

@@ -1,0 +1,93 @@
+/** Load generation: a precise one-connection latency probe (µs resolution) and autocannon for concurrency. */
+import { Agent, request } from 'node:http'
+import { importBenchDep } from './lib.js'
+
+export interface Target {
+  url: string
+  headers: Record<string, string>
+  body: string
+}
+
+export interface LoadResult {
+  p50: number
+  p99: number
+  rps: number
+  requests: number
+  errors: number
+}
+
+function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number
+}
+
+function once(agent: Agent, target: Target): Promise<number> {
+  return new Promise((resolve) => {
+    const req = request(
+      target.url,
+      { method: 'POST', agent, headers: { ...target.headers, 'content-length': Buffer.byteLength(target.body) } },
+      (res) => {
+        res.on('data', () => {})
+        res.on('end', () => resolve(res.statusCode ?? 0))
+        res.on('error', () => resolve(0))
+      },
+    )
+    req.on('error', () => resolve(0))
+    req.end(target.body)
+  })
+}
+
+/** One keep-alive connection, requests back to back for `seconds`: latency to the last byte of each response. */
+export async function probe(target: Target, seconds: number): Promise<LoadResult> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 })
+  const latencies: number[] = []
+  let errors = 0
+  try {
+    const warmupEnd = performance.now() + 300
+    while (performance.now() < warmupEnd) await once(agent, target)
+    const start = performance.now()
+    const end = start + seconds * 1000
+    for (;;) {
+      const t0 = performance.now()
+      if (t0 >= end) break
+      const status = await once(agent, target)
+      if (status < 200 || status >= 300) errors++
+      else latencies.push(performance.now() - t0)
+    }
+    const elapsed = (performance.now() - start) / 1000
+    latencies.sort((a, b) => a - b)
+    return {
+      p50: percentile(latencies, 50),
+      p99: percentile(latencies, 99),
+      rps: latencies.length / elapsed,
+      requests: latencies.length,
+      errors,
+    }
+  } finally {
+    agent.destroy()
+  }
+}
+
+interface CannonResult {
+  requests: { average: number; total: number }
+  latency: { p50: number; p99: number }
+  errors: number
+  timeouts: number
+  non2xx: number
+}
+type Cannon = (options: Record<string, unknown>) => Promise<CannonResult>
+
+/** autocannon at `connections` for `seconds` (its latencies have 1 ms resolution: use them at high concurrency only). */
+export async function cannon(target: Target, connections: number, seconds: number): Promise<LoadResult> {
+  const autocannon = await importBenchDep<Cannon>('autocannon')
+  const options = { url: target.url, method: 'POST', headers: target.headers, body: target.body, connections }
+  await autocannon({ ...options, duration: 0.5 })
+  const result = await autocannon({ ...options, duration: seconds })
+  return {
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    rps: result.requests.average,
+    requests: result.requests.total,
+    errors: result.errors + result.timeouts + result.non2xx,
+  }
+}

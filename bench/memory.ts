@@ -1,0 +1,133 @@
+/** Section 5: RSS per open stream through the gateway, and the bundle size (min + gzip). */
+import { request } from 'node:http'
+import { join } from 'node:path'
+import { gzipSync } from 'node:zlib'
+import { startInterlingua, startUpstream, target, withChild } from './gateway.js'
+import { benchDir, rootDir } from './lib.js'
+import { probe, type Target } from './load.js'
+import { type Child, freePort, startNode } from './processes.js'
+import type { Row } from './report.js'
+
+export const streamCount = 1000
+
+/** Opens `count` streaming requests and resolves once each has received its first bytes. */
+export function openStreams(t: Target, count: number): Promise<{ close: () => void; opened: number }> {
+  const requests: Array<ReturnType<typeof request>> = []
+  return new Promise((resolve) => {
+    let opened = 0
+    let settled = false
+    const finish = () => {
+      if (settled) return
+      settled = true
+      clearTimeout(timer)
+      resolve({
+        opened,
+        close: () => {
+          for (const req of requests) req.destroy()
+        },
+      })
+    }
+    const timer = setTimeout(finish, 20_000)
+    for (let i = 0; i < count; i++) {
+      const req = request(
+        t.url,
+        { method: 'POST', agent: false, headers: { ...t.headers, 'content-length': Buffer.byteLength(t.body) } },
+        (res) => {
+          res.once('data', () => {
+            opened++
+            if (opened === count) finish()
+          })
+          res.on('data', () => {})
+        },
+      )
+      req.on('error', () => {})
+      req.end(t.body)
+      requests.push(req)
+    }
+  })
+}
+
+/** RSS added per open stream (after a warm-up) in `server`, for `count` streams of `t`. */
+async function perStream(server: Child, t: Target, warm: Target, log: (line: string) => void): Promise<number> {
+  await probe(warm, 1) // JIT and pools warm, then let the heap settle
+  await new Promise((resolve) => setTimeout(resolve, 500))
+  const idle = server.rss()
+  const streams = await openStreams(t, streamCount)
+  await new Promise((resolve) => setTimeout(resolve, 1000))
+  const loaded = server.rss()
+  streams.close()
+  log(
+    `  memory ${server.name}: idle ${(idle / 2 ** 20).toFixed(1)} MB, ${streams.opened} open streams ${(loaded / 2 ** 20).toFixed(1)} MB`,
+  )
+  if (streams.opened < streamCount)
+    throw new Error(`${server.name}: only ${streams.opened}/${streamCount} streams opened`)
+  return (loaded - idle) / streamCount
+}
+
+export async function memorySection(cannedFile: string, log: (line: string) => void): Promise<Row[]> {
+  return withChild(
+    () => startUpstream(cannedFile, true),
+    async (upstream) => {
+      const bareStart = async () =>
+        startNode('bare proxy', [join(benchDir, 'servers/bare-proxy.mjs')], {
+          port: await freePort(),
+          core: 1,
+          env: { UPSTREAM: String(upstream.port) },
+        })
+      const bare = await withChild(bareStart, (server) =>
+        perStream(
+          server,
+          target(server.port, 'messages', 'claude', 'sse'),
+          target(server.port, 'messages', 'claude', 'json'),
+          log,
+        ),
+      )
+      const ours = await withChild(
+        () => startInterlingua(upstream.port),
+        (server) =>
+          perStream(
+            server,
+            target(server.port, 'chat-completions', 'bench-msg', 'sse'),
+            target(server.port, 'chat-completions', 'bench-msg', 'json'),
+            log,
+          ),
+      )
+      return [
+        {
+          section: '5 memory',
+          name: `RSS per open stream (${streamCount} translated cc→msg streams) vs bare proxy`,
+          ratio: ours / bare,
+          check: { met: ours < 50 * 1024, text: '< 50 KB/stream' },
+          detail: `${(ours / 1024).toFixed(1)} KB/stream vs bare proxy ${(bare / 1024).toFixed(1)} KB/stream (RSS above idle after warm-up)`,
+        },
+      ]
+    },
+  )
+}
+
+export async function bundleSection(): Promise<Row[]> {
+  const { build } = await import('esbuild')
+  const entry = join(rootDir, process.env.BENCH_FROM_SRC === '1' ? 'src/index.ts' : 'dist/index.js')
+  const result = await build({
+    entryPoints: [entry],
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    platform: 'neutral',
+    mainFields: ['module', 'main'],
+    write: false,
+    logLevel: 'silent',
+  })
+  const code = result.outputFiles[0]?.contents ?? new Uint8Array()
+  const gzipped = gzipSync(code, { level: 9 }).byteLength
+  const raw = (await import('node:fs')).statSync(entry).size
+  return [
+    {
+      section: '5 footprint',
+      name: 'bundle dist/index.js + deps, min+gzip',
+      ratio: gzipped / (122 * 1024),
+      check: { met: gzipped < 50 * 1024, text: '< 50 KB' },
+      detail: `${(gzipped / 1024).toFixed(1)} KB gzip (${(code.byteLength / 1024).toFixed(1)} KB minified; ${process.env.BENCH_FROM_SRC === '1' ? 'src/index.ts' : 'dist/index.js'} ${(raw / 1024).toFixed(1)} KB); ratio = vs Portkey's advertised 122 KB`,
+    },
+  ]
+}
