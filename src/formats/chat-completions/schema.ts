@@ -3,6 +3,7 @@
  * wrong types of known fields fail with their JSON path.
  */
 import * as z from 'zod/mini'
+import { checkMessages } from './validate-messages.js'
 
 const str = z.string()
 const optStr = z.optional(z.nullable(z.string()))
@@ -95,9 +96,18 @@ const responseFormat = z.discriminatedUnion('type', [
   }),
 ])
 
+/** `messages` checked by hand (validate-messages.ts: no copies), issues reported with their full path. */
+const messages = z.unknown().check(
+  z.superRefine((value, ctx) => {
+    for (const found of checkMessages(value)) {
+      ctx.issues.push({ code: 'custom', path: found.path, message: found.message, input: value })
+    }
+  }),
+) as unknown as z.ZodMiniType<z.infer<typeof message>[]>
+
 export const requestSchema = z.looseObject({
   model: str,
-  messages: z.array(message),
+  messages,
   max_completion_tokens: optInt,
   max_tokens: optInt,
   temperature: optNum,
