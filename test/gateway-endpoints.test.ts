@@ -165,10 +165,31 @@ describe('token counting', () => {
 })
 
 describe('routing edges', () => {
-  it('unknown path → 404 (chat-completions shape)', async () => {
-    const response = await handler(new Request(`${base}/v2/nothing`, { method: 'POST' }))
+  it('unknown path → 404 in the shape each service answers, never model_not_found', async () => {
+    const openai = await handler(new Request(`${base}/v2/nothing`, { method: 'POST' }))
+    expect(openai.status).toBe(404)
+    expect(await openai.json()).toEqual({
+      error: { message: 'Invalid URL (POST /v2/nothing)', type: 'invalid_request_error', param: null, code: null },
+    })
+    const anthropic = await handler(
+      new Request(`${base}/v1/nothing`, { method: 'POST', headers: { 'anthropic-version': '2023-06-01' } }),
+    )
+    expect(anthropic.status).toBe(404)
+    expect(await anthropic.json()).toEqual({
+      type: 'error',
+      error: { type: 'not_found_error', message: 'Invalid URL (POST /v1/nothing)' },
+      request_id: null,
+    })
+    const gemini = await handler(new Request(`${base}/v1beta/nothing`, { method: 'POST' }))
+    expect(gemini.status).toBe(404)
+    expect(((await gemini.json()) as Json).error).toMatchObject({ code: 404, status: 'NOT_FOUND' })
+  })
+  it('an unknown model is model_not_found (chat-completions)', async () => {
+    const gw = createGateway({ upstreams: { a: { format: 'mock' } }, models: { known: { upstream: 'a' } } })
+    const { path, body } = wireRequest('chat-completions', 'unknown-model')
+    const response = await gw.fetch(post('chat-completions', path, body))
     expect(response.status).toBe(404)
-    expect(((await response.json()) as Json).error.message).toBe('No endpoint POST /v2/nothing')
+    expect(((await response.json()) as Json).error.code).toBe('model_not_found')
   })
   it('routes under a basePath (and by suffix)', async () => {
     const mounted = createGateway({ basePath: '/llm' })

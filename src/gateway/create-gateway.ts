@@ -23,7 +23,7 @@ import { forward } from './forward.js'
 import { createMediaFetcher } from './media.js'
 import { createMockModel } from './mock-model.js'
 import type { GatewayOptions, GatewayRequestEvent, GatewayResponseEvent } from './options.js'
-import { listedModels, resolveModel, validateOptions } from './routing.js'
+import { guessClientFormat, listedModels, resolveModel, validateOptions } from './routing.js'
 import { warningsHeader } from './warnings.js'
 
 export type {
@@ -221,9 +221,11 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
     const requestId = `req_${randomId()}`
     const headers = new Headers()
     if (!format || !route) {
+      // What the services answer for an unknown route: OpenAI `Invalid URL (POST /v1/x)` with `code: null`, Anthropic
+      // `not_found_error`, Gemini `NOT_FOUND` — never `model_not_found`.
       const response = errorResponse(
-        'chat-completions',
-        errorInfo('not-found', `No endpoint ${request.method} ${url.pathname}`),
+        guessClientFormat(url, request.headers),
+        errorInfo('not-found', `Invalid URL (${request.method} ${url.pathname})`),
         headers,
       )
       response.headers.set('x-request-id', requestId)
@@ -262,7 +264,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
           exchange.error = 'not-found'
           return finish(
             exchange,
-            errorResponse(format.id, errorInfo('not-found', `The model "${id}" does not exist`), headers),
+            errorResponse(format.id, errorInfo('not-found', `The model "${id}" does not exist`, 'model'), headers),
           )
         }
         headers.set('content-type', 'application/json')

@@ -1,6 +1,18 @@
 /** Model routing: public model id → upstream (issue 4 §4). */
-import type { ModelInfo, UpstreamConfig } from '../formats/format.js'
+import type { FormatId, ModelInfo, UpstreamConfig } from '../formats/format.js'
 import type { GatewayContext, GatewayOptions, UpstreamOptions } from './options.js'
+
+/**
+ * The format a request that matched no route most likely speaks, so even "no such endpoint" reaches its SDK in a shape
+ * it parses: Anthropic's headers → messages; Gemini's key header, `?key=` or a `/v1beta/` or `models/…:` path →
+ * content-generation; anything else → chat-completions.
+ */
+export function guessClientFormat(url: URL, headers: Headers): FormatId {
+  if (headers.has('anthropic-version') || headers.has('x-api-key')) return 'messages'
+  if (headers.has('x-goog-api-key') || url.searchParams.has('key') || /\/v1beta\/|\/models\/[^/]*:/.test(url.pathname))
+    return 'content-generation'
+  return 'chat-completions'
+}
 
 /** A routed model: the upstream's name and options, and the model id to send it. */
 export interface ResolvedModel {

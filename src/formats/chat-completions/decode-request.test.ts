@@ -252,7 +252,7 @@ describe('chat-completions decodeRequest: top level', () => {
       toolChoice: { type: 'auto' },
       allowedTools: ['a'],
       maxTokens: 5,
-      reasoning: { enabled: true, effort: 'low' },
+      reasoning: { enabled: true, effort: 'low', includeThoughts: true },
       responseFormat: { type: 'json' },
       extensions: { 'chat-completions': { max_tokens: 5 } },
     })

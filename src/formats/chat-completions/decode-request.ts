@@ -290,7 +290,10 @@ export function decodeRequest(body: unknown, _route?: Partial<RouteMatch>): Conv
   if (wire.user !== undefined) request.user = wire.user
   if (wire.metadata) request.metadata = wire.metadata
   if (wire.reasoning_effort) {
-    request.reasoning = { enabled: wire.reasoning_effort !== 'none', effort: wire.reasoning_effort }
+    const enabled = wire.reasoning_effort !== 'none'
+    request.reasoning = { enabled, effort: wire.reasoning_effort }
+    // The client asked for reasoning: it reads it back as `reasoning_content` (a Gemini upstream needs `includeThoughts`).
+    if (enabled) request.reasoning.includeThoughts = true
   }
   const format = wire.response_format
   if (format?.type === 'text') request.responseFormat = { type: 'text' }

@@ -52,9 +52,13 @@ describe('chat-completions errors', () => {
       status: 400,
       body: { error: { message: 'x: bad', type: 'invalid_request_error', param: 'messages[0]', code: null } },
     })
-    expect(encodeError({ code: 'not-found', status: 404, message: 'no model' })).toEqual({
+    expect(encodeError({ code: 'not-found', status: 404, message: 'no model', param: 'model' })).toEqual({
       status: 404,
-      body: { error: { message: 'no model', type: 'invalid_request_error', param: null, code: 'model_not_found' } },
+      body: { error: { message: 'no model', type: 'invalid_request_error', param: 'model', code: 'model_not_found' } },
+    })
+    expect(encodeError({ code: 'not-found', status: 404, message: 'Invalid URL (GET /v1/x)' })).toEqual({
+      status: 404,
+      body: { error: { message: 'Invalid URL (GET /v1/x)', type: 'invalid_request_error', param: null, code: null } },
     })
     expect(
       encodeError({

@@ -13,7 +13,8 @@ const table: Record<ir.ErrorCode, { type: string; code: string | null }> = {
   authentication: { type: 'invalid_request_error', code: 'invalid_api_key' },
   billing: { type: 'insufficient_quota', code: 'insufficient_quota' },
   permission: { type: 'permission_error', code: null },
-  'not-found': { type: 'invalid_request_error', code: 'model_not_found' },
+  // `model_not_found` only when the missing thing is the model (`param: 'model'`); an unknown route has `code: null`.
+  'not-found': { type: 'invalid_request_error', code: null },
   conflict: { type: 'invalid_request_error', code: null },
   'request-too-large': { type: 'invalid_request_error', code: 'request_too_large' },
   unprocessable: { type: 'invalid_request_error', code: null },
@@ -67,7 +68,12 @@ export function encodeError(info: ir.ErrorInfo): {
         message: info.message,
         type: own && info.vendorType !== undefined ? info.vendorType : entry.type,
         param: info.param ?? null,
-        code: own && info.vendorCode !== undefined ? info.vendorCode : entry.code,
+        code:
+          own && info.vendorCode !== undefined
+            ? info.vendorCode
+            : info.code === 'not-found' && info.param === 'model'
+              ? 'model_not_found'
+              : entry.code,
       },
     },
   }

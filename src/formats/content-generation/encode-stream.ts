@@ -140,7 +140,7 @@ export function createEncodeStream(_options: EncodeStreamOptions = {}): Transfor
           return
         }
         case 'ping':
-          controller.enqueue({ comment: 'ping' })
+          // Real Gemini never sends SSE comments, and @google/genai 1.x stalls on one: a ping is not written.
           return
       }
     },

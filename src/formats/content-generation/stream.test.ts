@@ -172,6 +172,8 @@ describe('content-generation encode stream', () => {
       },
     ])
     expect(frames.every((f) => f.event === undefined)).toBe(true)
+    // No SSE comment: real Gemini never sends one and @google/genai 1.x stalls on a leading `: ping` (issue 10 §3).
+    expect(frames.every((f) => f.comment === undefined)).toBe(true)
     const running = { promptTokenCount: 5, candidatesTokenCount: 0, totalTokenCount: 5 }
     expect(parse(frames)).toEqual([
       {
@@ -186,7 +188,6 @@ describe('content-generation encode stream', () => {
         modelVersion: 'm',
         responseId: 'r1',
       },
-      { comment: 'ping' },
       {
         candidates: [
           {
@@ -252,5 +253,19 @@ describe('content-generation encode stream', () => {
     )
     expect(back.filter((e) => e.type !== 'usage').map((e) => e.type)).toEqual(events.map((e) => e.type))
     expect(back.find((e) => e.type === 'tool-call-start')).toMatchObject({ id: 'c', name: 'f' })
+  })
+})
+
+describe('Anthropic pings towards a Gemini client (issue 10 §3)', () => {
+  it('a messages stream with `event: ping` converts to data-only SSE that starts with `data: `', async () => {
+    const { readFileSync } = await import('node:fs')
+    const { convertStream } = await import('../../stream/convert-stream.js')
+    const sse = readFileSync(new URL('../../../test/fixtures/messages/text.sse', import.meta.url), 'utf8')
+    expect(sse).toContain('event: ping')
+    const input = new Response(sse).body as ReadableStream<Uint8Array>
+    const output = await new Response(convertStream(input, { from: 'messages', to: 'content-generation' })).text()
+    // @google/genai 1.x matches /^\s*data: / at the start of its buffer: one comment line stalls the whole stream.
+    expect(output.startsWith('data: ')).toBe(true)
+    for (const line of output.split('\n')) expect(line === '' || line.startsWith('data: ')).toBe(true)
   })
 })

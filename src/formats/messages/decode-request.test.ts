@@ -304,6 +304,7 @@ describe('decodeRequest top level', () => {
     expect(enabled.reasoning).toEqual({
       enabled: true,
       budgetTokens: 2048,
+      includeThoughts: true,
       providerData: { messages: { thinking: { type: 'enabled', budget_tokens: 2048 } } },
     })
     expect(enabled.toolChoice).toEqual({ type: 'tool', name: 'f' })

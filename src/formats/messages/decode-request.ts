@@ -213,8 +213,10 @@ function decodeThinkingConfig(body: WireRequest, request: ir.Request): void {
     }
     if (thinking.type === 'enabled' && thinking.budget_tokens !== undefined)
       reasoning.budgetTokens = thinking.budget_tokens
+    // Anthropic returns the thinking unless `display: "omitted"`: a client that turned thinking on expects to see it
+    // (a Gemini upstream needs `includeThoughts: true` for that, issue 10 §2).
     if (thinking.display === 'omitted') reasoning.includeThoughts = false
-    else if (thinking.display === 'summarized') reasoning.includeThoughts = true
+    else if (reasoning.enabled === true) reasoning.includeThoughts = true
   }
   if (effort) reasoning.effort = effort
   // The raw thinking object comes back verbatim on a same-format encode; `effort` marks output_config.effort.
