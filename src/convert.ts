@@ -37,7 +37,19 @@ export function reportWarnings(
 }
 
 /**
- * Converts a request body from one wire format to another. Pure and synchronous.
+ * A validated body converted to its own format: a deep copy, equal to the input field for field (unknown vendor fields
+ * included), with only the model replaced when one is given and the body carries it (`model`, or a Gemini response's
+ * `modelVersion`; a Gemini request names its model in the URL).
+ */
+function sameFormat(body: unknown, model: string | undefined, modelKey: string): unknown {
+  const copy = structuredClone(body) as Record<string, unknown>
+  if (model !== undefined && modelKey in copy) copy[modelKey] = model
+  return copy
+}
+
+/**
+ * Converts a request body from one wire format to another. Pure and synchronous. With `from === to` the body is
+ * validated and given back unchanged (a copy), so a same-format conversion is the identity.
  *
  * @example
  * const body = convertRequest(openaiBody, { from: 'chat-completions', to: 'messages' })
@@ -47,6 +59,8 @@ export function convertRequest(body: unknown, options: ConvertRequestOptions): u
   const source = getFormat(options.from)
   const target = getFormat(options.to)
   const decoded = source.decodeRequest(body, options.model === undefined ? {} : { model: options.model })
+  // Same format in and out is the identity (validated): every field comes back as it came, like the gateway's passthrough.
+  if (options.from === options.to) return sameFormat(body, options.model, 'model')
   if (options.model !== undefined) decoded.value.model = options.model
   const encoded = target.encodeRequest(decoded.value, options)
   reportWarnings([...decoded.warnings, ...encoded.warnings], options)
@@ -63,6 +77,8 @@ export function convertResponse(body: unknown, options: ConvertOptions): unknown
   const source = getFormat(options.from)
   const target = getFormat(options.to)
   const decoded = source.decodeResponse(body)
+  if (options.from === options.to)
+    return sameFormat(body, options.model, options.from === 'content-generation' ? 'modelVersion' : 'model')
   if (options.model !== undefined) decoded.value.model = options.model
   const encoded = target.encodeResponse(decoded.value)
   reportWarnings([...decoded.warnings, ...encoded.warnings], options)

@@ -2,7 +2,9 @@
  * Issue 10 fidelity fixes that cross formats: each test names the item it guards.
  */
 import { describe, expect, it } from 'vitest'
-import { convertRequest } from '../src/convert.js'
+import { convertRequest, convertResponse } from '../src/convert.js'
+import { createGateway } from '../src/gateway/create-gateway.js'
+import { convertStream } from '../src/stream/convert-stream.js'
 
 type Json = Record<string, any>
 
@@ -42,5 +44,95 @@ describe('thinking asked by a non-Gemini client reaches a Gemini upstream with i
       { from: 'chat-completions', to: 'content-generation' },
     ) as Json
     expect(off.generationConfig.thinkingConfig).toEqual({ thinkingBudget: 0 })
+  })
+})
+
+describe('a conversion to the same format is the identity (§5)', () => {
+  it('chat-completions: an assistant `content: ""` with tool calls stays ""', () => {
+    const body = {
+      model: 'gpt',
+      messages: [
+        { role: 'user', content: 'weather?' },
+        {
+          role: 'assistant',
+          content: '',
+          tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get', arguments: '{}' } }],
+        },
+        { role: 'tool', tool_call_id: 'call_1', content: 'sunny' },
+      ],
+      some_vendor_field: { kept: true },
+    }
+    expect(convertRequest(body, { from: 'chat-completions', to: 'chat-completions' })).toEqual(body)
+  })
+  it('content-generation: an unsigned `thought: true` part in history is kept', () => {
+    const body = {
+      contents: [
+        { role: 'user', parts: [{ text: 'hi' }] },
+        { role: 'model', parts: [{ text: 'thinking…', thought: true }, { text: 'hello' }] },
+        { role: 'user', parts: [{ text: 'again' }] },
+      ],
+    }
+    expect(convertRequest(body, { from: 'content-generation', to: 'content-generation', model: 'g' })).toEqual(body)
+  })
+  it('still validates: a bad field is refused with its path', () => {
+    expect(() =>
+      convertRequest(
+        { model: 'm', messages: [{ role: 'nobody', content: 'x' }] },
+        { from: 'chat-completions', to: 'chat-completions' },
+      ),
+    ).toThrow(/messages\[0\]/)
+  })
+  it('the model option replaces the model only', () => {
+    const body = { model: 'a', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] }
+    expect(convertRequest(body, { from: 'messages', to: 'messages', model: 'b' })).toEqual({ ...body, model: 'b' })
+    expect(body.model).toBe('a')
+  })
+  it('responses too', () => {
+    const response = {
+      candidates: [
+        {
+          content: { role: 'model', parts: [{ text: 'x', thought: true }, { text: 'y' }] },
+          finishReason: 'STOP',
+          index: 0,
+        },
+      ],
+      modelVersion: 'g-1',
+      usageMetadata: { promptTokenCount: 1, candidatesTokenCount: 2, totalTokenCount: 3 },
+    }
+    expect(convertResponse(response, { from: 'content-generation', to: 'content-generation' })).toEqual(response)
+  })
+})
+
+describe('message_start carries the input tokens when they are known before the content (§6)', () => {
+  async function messageStartUsage(stream: ReadableStream<Uint8Array>): Promise<Json> {
+    const text = await new Response(stream).text()
+    const line = text.split('\n').find((l) => l.startsWith('data: ') && l.includes('"message_start"'))
+    return (JSON.parse((line as string).slice(6)) as Json).message.usage
+  }
+  it('from a Gemini stream (usageMetadata on the first chunk)', async () => {
+    const chunk = (parts: Json[], extra: Json = {}) =>
+      `data: ${JSON.stringify({ candidates: [{ content: { role: 'model', parts }, index: 0, ...extra }], usageMetadata: { promptTokenCount: 42, candidatesTokenCount: 1, totalTokenCount: 43 }, modelVersion: 'g', responseId: 'r' })}\r\n\r\n`
+    const sse = chunk([{ text: 'Hel' }]) + chunk([{ text: 'lo' }], { finishReason: 'STOP' })
+    const out = convertStream(new Response(sse).body as ReadableStream<Uint8Array>, {
+      from: 'content-generation',
+      to: 'messages',
+    })
+    expect((await messageStartUsage(out)).input_tokens).toBe(42)
+  })
+  it('from the mock model, through the gateway', async () => {
+    const gateway = createGateway()
+    const response = await gateway.fetch(
+      new Request('http://127.0.0.1/v1/messages', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'anthropic-version': '2023-06-01' },
+        body: JSON.stringify({
+          model: 'm',
+          max_tokens: 100,
+          stream: true,
+          messages: [{ role: 'user', content: 'Say hello to everyone here' }],
+        }),
+      }),
+    )
+    expect((await messageStartUsage(response.body as ReadableStream<Uint8Array>)).input_tokens).toBeGreaterThan(0)
   })
 })

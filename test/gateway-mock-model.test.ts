@@ -142,7 +142,13 @@ describe('createMockModel().stream', () => {
     const request: ir.Request = { model: 'm', messages: [user('Say hello')], reasoning: { effort: 'low' } }
     const events = await collect(mock.stream(request))
     const expected = mock.generate(request)
-    expect(events[0]).toEqual({ type: 'message-start', id: expected.id, model: 'm', created: 1_767_225_600 })
+    expect(events[0]).toEqual({
+      type: 'message-start',
+      id: expected.id,
+      model: 'm',
+      created: 1_767_225_600,
+      usage: { inputTokens: expected.usage?.inputTokens },
+    })
     expect(events.at(-1)).toEqual({ type: 'finish', finishReason: { unified: 'stop' }, usage: expected.usage })
     const textDeltas = events.filter((event) => event.type === 'text-delta')
     expect(textDeltas.length).toBeGreaterThan(2)

@@ -188,7 +188,10 @@ function chunks(text: string, count = 4): string[] {
 }
 
 function events(response: ir.Response): ir.StreamEvent[] {
-  const out: ir.StreamEvent[] = [{ type: 'message-start', id: response.id, model: response.model, created }]
+  // The prompt is counted before the answer starts, as real services report it in their first event.
+  const start: ir.MessageStartEvent = { type: 'message-start', id: response.id, model: response.model, created }
+  if (response.usage) start.usage = { inputTokens: response.usage.inputTokens }
+  const out: ir.StreamEvent[] = [start]
   response.content.forEach((part, index) => {
     if (part.type === 'reasoning') {
       out.push({ type: 'reasoning-start', index })

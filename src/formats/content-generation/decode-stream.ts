@@ -84,10 +84,19 @@ export function createDecodeStream(): TransformStream<SseMessage, ir.StreamEvent
           typeof chunk.responseId === 'string'
             ? chunk.responseId
             : generateToolCallId('resp_', message.data.slice(0, 64))
-        const start: ir.StreamEvent = {
+        const start: ir.MessageStartEvent = {
           type: 'message-start',
           id,
           model: typeof chunk.modelVersion === 'string' ? chunk.modelVersion : '',
+        }
+        // Gemini reports the prompt's count from the first chunk on: clients that read input tokens at the start of a
+        // stream (LangChain's Anthropic client reads message_start only) get the real number (issue 10 §6).
+        const known = isObject(chunk.usageMetadata)
+          ? decodeUsage(chunk.usageMetadata as ContentGenerationUsage)
+          : undefined
+        if (known && known.inputTokens > 0) {
+          start.usage = { inputTokens: known.inputTokens }
+          if (known.cachedInputTokens !== undefined) start.usage.cachedInputTokens = known.cachedInputTokens
         }
         controller.enqueue(start)
       }

@@ -48,7 +48,7 @@ describe('content-generation decode stream', () => {
     ])
     const usage = { inputTokens: 5, outputTokens: 7, reasoningTokens: 3, totalTokens: 12 }
     expect(events).toEqual([
-      { type: 'message-start', id: 'r1', model: 'gemini-2.5-flash' },
+      { type: 'message-start', id: 'r1', model: 'gemini-2.5-flash', usage: { inputTokens: 5 } },
       { type: 'reasoning-start', index: 0 },
       { type: 'reasoning-delta', index: 0, text: 'Hmm' },
       { type: 'usage', usage: { inputTokens: 5, outputTokens: 0, totalTokens: 5 } },
