@@ -6,7 +6,7 @@ import { convertRequest, convertResponse } from '../src/convert.js'
 import { createGateway } from '../src/gateway/create-gateway.js'
 import { convertStream } from '../src/stream/convert-stream.js'
 
-type Json = Record<string, any>
+import type { Json } from './gateway-helpers.js'
 
 describe('thinking asked by a non-Gemini client reaches a Gemini upstream with includeThoughts (§2)', () => {
   it('messages thinking.enabled → thinkingConfig.includeThoughts: true', () => {
