@@ -136,3 +136,36 @@ describe('message_start carries the input tokens when they are known before the 
     expect((await messageStartUsage(response.body as ReadableStream<Uint8Array>)).input_tokens).toBeGreaterThan(0)
   })
 })
+
+describe('tools marked defer_loading are reported when the target cannot defer them (§7)', () => {
+  const body = {
+    model: 'claude',
+    max_tokens: 100,
+    messages: [{ role: 'user', content: 'hi' }],
+    tools: [
+      { name: 'Read', description: 'read a file', input_schema: { type: 'object', properties: {} } },
+      {
+        name: 'mcp__big__tool',
+        description: 'deferred',
+        input_schema: { type: 'object', properties: {} },
+        defer_loading: true,
+      },
+    ],
+  }
+  it.each(['chat-completions', 'content-generation'] as const)('→ %s: a dropped warning on the tool', (to) => {
+    const warnings: { path: string; message: string }[] = []
+    const out = convertRequest(body, { from: 'messages', to, onWarning: (w) => warnings.push(w) }) as Json
+    expect(warnings).toContainEqual(
+      expect.objectContaining({
+        type: 'dropped',
+        path: 'tools[1].defer_loading',
+        message: expect.stringMatching(/ordinary function/),
+      }),
+    )
+    expect(JSON.stringify(out)).not.toContain('defer_loading')
+    expect(() => convertRequest(body, { from: 'messages', to, strict: true })).toThrow(/tools\[1\]\.defer_loading/)
+  })
+  it('→ messages (same format): kept', () => {
+    expect(convertRequest(body, { from: 'messages', to: 'messages' })).toEqual(body)
+  })
+})

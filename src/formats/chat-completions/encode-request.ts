@@ -2,7 +2,7 @@
 import type * as ir from '../../ir/index.js'
 import { effortForBudget } from '../../ir/reasoning.js'
 import { toDataUrl } from '../../shared/data-url.js'
-import { reportForeignExtensions } from '../../shared/foreign-extensions.js'
+import { reportForeignExtensions, reportForeignToolData } from '../../shared/foreign-extensions.js'
 import type { Converted, EncodeRequestOptions } from '../format.js'
 import { encodeReasoningCarrier } from './reasoning-carrier.js'
 
@@ -201,7 +201,8 @@ export function encodeRequest(request: ir.Request, _options?: EncodeRequestOptio
   const body: Wire = { model: request.model, messages: encodeMessages(request.messages, warnings) }
   const extensions = request.extensions?.[FORMAT]
   if (request.tools) {
-    body.tools = request.tools.map((tool) => {
+    body.tools = request.tools.map((tool, i) => {
+      reportForeignToolData(tool.providerData, FORMAT, `tools[${i}]`, warnings)
       const fn: Wire = { name: tool.name }
       if (tool.description !== undefined) fn.description = tool.description
       if (tool.parameters !== undefined) fn.parameters = tool.parameters

@@ -5,7 +5,7 @@
  */
 import type * as ir from '../../ir/index.js'
 import { budgetForEffort } from '../../ir/reasoning.js'
-import { reportForeignExtensions } from '../../shared/foreign-extensions.js'
+import { reportForeignExtensions, reportForeignToolData } from '../../shared/foreign-extensions.js'
 import type { Converted, EncodeRequestOptions } from '../format.js'
 import { type CallInfo, encodePart, own } from './encode-parts.js'
 import { toOpenApiSchema } from './schema-dialect.js'
@@ -80,6 +80,7 @@ function encodeTools(
   request.tools?.forEach((tool, ti) => {
     const decl: Wire = { name: tool.name }
     if (tool.description !== undefined) decl.description = tool.description
+    reportForeignToolData(tool.providerData, 'content-generation', `tools[${ti}]`, warnings)
     const data = own(tool)
     const path = `tools[${ti}].parameters`
     if (data?.parameters !== undefined) decl.parameters = data.parameters
