@@ -1,9 +1,10 @@
 /**
  * The embedded mock model: works on the IR, needs no key and no network, and is deterministic (the same request
  * gives the same answer, ids included). It:
- * - answers with a call to the first declared tool (or the tool `toolChoice` names) when tools are offered, tool
- *   choice is not `none` and the last message is not a tool result; arguments come from the tool's JSON Schema
- *   (its required properties, each with a value of the declared type);
+ * - calls a tool like a cooperative model (see `chooseTool`): the one `toolChoice` names, one the user's text names,
+ *   or the first when a tool is required or the prompt is a plain test prompt; never a deferred tool, never right
+ *   after a tool result; arguments come from the tool's JSON Schema (its required properties);
+ * - answers a structured-output request (`json-schema` or `json`) with a JSON value valid against the schema;
  * - after a tool result, answers with text that quotes the result;
  * - describes the images (and other media) it received in its text: "I see 1 image (image/png)";
  * - emits a reasoning block first when reasoning is requested (`enabled`, an effort other than `none`, or a
@@ -17,6 +18,7 @@
  */
 import type * as ir from '../ir/index.js'
 import { estimateInputTokens, estimateTextTokens } from './count-tokens.js'
+import { sampleObject, sampleValue } from './mock-schema.js'
 
 export interface MockModel {
   generate(request: ir.Request): ir.Response
@@ -45,39 +47,6 @@ function wantsReasoning(reasoning: ir.ReasoningConfig | undefined): boolean {
   if (reasoning.enabled === true) return true
   if (reasoning.effort !== undefined && reasoning.effort !== 'none') return true
   return reasoning.budgetTokens !== undefined && reasoning.budgetTokens !== 0
-}
-
-/** A value for a JSON Schema node: the first enum/const, else a placeholder of the declared type. */
-function sampleValue(schema: unknown, name: string): unknown {
-  const node = (typeof schema === 'object' && schema !== null ? schema : {}) as Record<string, unknown>
-  if ('const' in node) return node.const
-  if (Array.isArray(node.enum) && node.enum.length > 0) return node.enum[0]
-  const type = Array.isArray(node.type) ? node.type.find((t) => t !== 'null') : node.type
-  switch (type) {
-    case 'integer':
-    case 'number':
-      return 1
-    case 'boolean':
-      return true
-    case 'array':
-      return [sampleValue(node.items, name)]
-    case 'object':
-      return sampleObject(node)
-    case 'null':
-      return null
-    default:
-      return `example ${name}`
-  }
-}
-
-function sampleObject(schema: Record<string, unknown>): Record<string, unknown> {
-  const properties = (
-    typeof schema.properties === 'object' && schema.properties !== null ? schema.properties : {}
-  ) as Record<string, unknown>
-  const required = Array.isArray(schema.required) ? schema.required.filter((key) => typeof key === 'string') : []
-  const out: Record<string, unknown> = {}
-  for (const key of required) out[key] = sampleValue(properties[key], key)
-  return out
 }
 
 function textOf(parts: readonly ir.Part[]): string {
@@ -111,15 +80,49 @@ function quoteResults(message: ir.ToolMessage): string {
   return `The tool results are in: ${quoted.join('; ')}.`
 }
 
-function chooseTool(request: ir.Request): ir.FunctionTool | undefined {
-  const tools = request.tools ?? []
-  if (tools.length === 0 || request.toolChoice?.type === 'none') return undefined
-  if (request.toolChoice?.type === 'tool') {
-    const name = request.toolChoice.name
-    return tools.find((tool) => tool.name === name) ?? tools[0]
-  }
+/** A tool Claude Code's tool search loads on demand: not callable until loaded. */
+function isDeferred(tool: ir.FunctionTool): boolean {
+  return tool.providerData?.messages?.defer_loading === true
+}
+
+/** Words of a tool's name worth matching in a prompt (`get_weather` → weather; `readFile` → read, file). */
+function nameWords(name: string): string[] {
+  return name
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((word) => word.length >= 4 && !genericWords.has(word))
+}
+
+const genericWords = new Set(['tool', 'tools', 'function', 'call', 'with', 'from', 'data', 'info', 'list'])
+
+/**
+ * The tool to call, if any, like a cooperative model: the one `toolChoice` names; else one the user's last text names
+ * (its full name, or a distinctive word of it: "Weather in Paris?" → `get_weather`); else, when the tool is required or
+ * the prompt is a plain test prompt (no system prompt, at most three tools), the first one. Deferred tools are never
+ * called. An agent's long prompt with many tools and nothing named gets a text answer, not a tool loop.
+ */
+function chooseTool(request: ir.Request, prompt: string): ir.FunctionTool | undefined {
+  const choice = request.toolChoice
+  if (choice?.type === 'none') return undefined
   const allowed = request.allowedTools
-  return (allowed ? tools.find((tool) => allowed.includes(tool.name)) : undefined) ?? tools[0]
+  const tools = (request.tools ?? []).filter((tool) => !isDeferred(tool) && (!allowed || allowed.includes(tool.name)))
+  if (tools.length === 0) return undefined
+  if (choice?.type === 'tool') return tools.find((tool) => tool.name === choice.name) ?? tools[0]
+  const text = prompt.toLowerCase()
+  const named =
+    tools.find((tool) => text.includes(tool.name.toLowerCase())) ??
+    tools.find((tool) => nameWords(tool.name).some((word) => new RegExp(`\\b${word}`).test(text)))
+  if (named) return named
+  const plain = !request.messages.some((message) => message.role === 'system') && tools.length <= 3
+  return choice?.type === 'required' || plain ? tools[0] : undefined
+}
+
+/** The schema of a structured-output request (`response_format`, `responseJsonSchema`, `output_config.format`). */
+function outputSchema(request: ir.Request): ir.JsonSchema | undefined {
+  const format = request.responseFormat
+  if (format?.type === 'json-schema') return format.schema
+  return format?.type === 'json' ? { type: 'object' } : undefined
 }
 
 function answer(request: ir.Request): { parts: ir.AssistantPart[]; finishReason: ir.FinishReason } {
@@ -135,14 +138,16 @@ function answer(request: ir.Request): { parts: ir.AssistantPart[]; finishReason:
       providerData: { messages: { signature: `mock-signature-${id}` } },
     })
   }
-  const tool = last?.role === 'tool' ? undefined : chooseTool(request)
+  const tool = last?.role === 'tool' ? undefined : chooseTool(request, lastUser ? textOf(lastUser.content) : '')
   if (tool) {
     const args = sampleObject((tool.parameters ?? {}) as Record<string, unknown>)
     parts.push({ type: 'tool-call', id: `call_mock_${id}`, name: tool.name, arguments: JSON.stringify(args) })
     return { parts, finishReason: { unified: 'tool-calls' } }
   }
-  const text =
-    last?.role === 'tool'
+  const schema = outputSchema(request)
+  const text = schema
+    ? JSON.stringify(sampleValue(schema, 'answer'))
+    : last?.role === 'tool'
       ? quoteResults(last)
       : `This is the interlingua mock model answering "${prompt}".${describeMedia(lastUser)}`
   parts.push({ type: 'text', text })

@@ -1,0 +1,161 @@
+/**
+ * Issue 10 §8: the embedded mock model behaves like a cooperative model — tools only when required or named (or for
+ * a plain test prompt), never a deferred tool, and structured-output requests answered with schema-valid JSON —
+ * checked through the gateway with each format's wire request, and the JSON validated with Ajv.
+ */
+import Ajv2020 from 'ajv/dist/2020.js'
+import { describe, expect, it } from 'vitest'
+import { createGateway } from '../src/gateway/create-gateway.js'
+import { sampleValue } from '../src/gateway/mock-schema.js'
+import type { Json } from './gateway-helpers.js'
+
+const gateway = createGateway()
+const ajv = new Ajv2020({ strict: false })
+
+async function messages(body: Json): Promise<Json> {
+  const response = await gateway.fetch(
+    new Request('http://127.0.0.1/v1/messages', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'anthropic-version': '2023-06-01' },
+      body: JSON.stringify({ model: 'claude-x', max_tokens: 1000, ...body }),
+    }),
+  )
+  expect(response.status).toBe(200)
+  return response.json()
+}
+
+const schema = (name: string) => ({ type: 'object', properties: { [name]: { type: 'string' } }, required: [name] })
+const agentTools = [
+  { name: 'Task', description: 'Launch a sub-agent', input_schema: schema('prompt') },
+  { name: 'Bash', description: 'Run a command', input_schema: schema('command') },
+  { name: 'Read', description: 'Read a file', input_schema: schema('file_path') },
+  { name: 'Edit', description: 'Edit a file', input_schema: schema('file_path') },
+]
+const system = 'You are Claude Code, an interactive CLI tool.'
+
+describe('tool calls like a cooperative model', () => {
+  it('an agent prompt that names no tool gets text, not a call to the first tool', async () => {
+    const answer = await messages({ system, tools: agentTools, messages: [{ role: 'user', content: 'hello there' }] })
+    expect(answer.stop_reason).toBe('end_turn')
+    expect(answer.content.map((b: Json) => b.type)).toEqual(['text'])
+  })
+  it('a prompt that names a tool calls that tool', async () => {
+    const answer = await messages({
+      system,
+      tools: agentTools,
+      messages: [{ role: 'user', content: 'Please read the README' }],
+    })
+    expect(answer.stop_reason).toBe('tool_use')
+    expect(answer.content.at(-1)).toMatchObject({
+      type: 'tool_use',
+      name: 'Read',
+      input: { file_path: expect.any(String) },
+    })
+  })
+  it('tool_choice any/tool forces a call', async () => {
+    const any = await messages({
+      system,
+      tools: agentTools,
+      tool_choice: { type: 'any' },
+      messages: [{ role: 'user', content: 'hi' }],
+    })
+    expect(any.content.at(-1)).toMatchObject({ type: 'tool_use', name: 'Task' })
+    const named = await messages({
+      system,
+      tools: agentTools,
+      tool_choice: { type: 'tool', name: 'Edit' },
+      messages: [{ role: 'user', content: 'hi' }],
+    })
+    expect(named.content.at(-1)).toMatchObject({ type: 'tool_use', name: 'Edit' })
+  })
+  it('deferred tools are never called, even when named or first', async () => {
+    const deferred = {
+      name: 'ToolSearch_weather',
+      description: 'deferred',
+      input_schema: schema('q'),
+      defer_loading: true,
+    }
+    const answer = await messages({ tools: [deferred], messages: [{ role: 'user', content: 'weather?' }] })
+    expect(answer.content.map((b: Json) => b.type)).toEqual(['text'])
+    const forced = await messages({
+      tools: [deferred, agentTools[1]],
+      tool_choice: { type: 'any' },
+      messages: [{ role: 'user', content: 'go' }],
+    })
+    expect(forced.content.at(-1)).toMatchObject({ type: 'tool_use', name: 'Bash' })
+  })
+  it('a plain test prompt with one tool still calls it (SDK tests stay meaningful)', async () => {
+    const answer = await messages({ tools: [agentTools[2]], messages: [{ role: 'user', content: 'Say hello' }] })
+    expect(answer.content.at(-1)).toMatchObject({ type: 'tool_use', name: 'Read' })
+  })
+})
+
+const routerSchema = {
+  type: 'object',
+  properties: {
+    reasoning: { type: 'string', minLength: 3 },
+    model_choice: { type: 'string', enum: ['flash', 'pro'] },
+    confidence: { type: 'number', minimum: 0.5, maximum: 1 },
+    steps: { type: 'array', items: { $ref: '#/$defs/step' }, minItems: 2 },
+    when: { type: 'string', format: 'date-time' },
+    maybe: { anyOf: [{ type: 'null' }, { type: 'integer', exclusiveMinimum: 3 }] },
+  },
+  required: ['reasoning', 'model_choice', 'confidence', 'steps', 'when', 'maybe'],
+  additionalProperties: false,
+  $defs: { step: { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] } },
+}
+
+describe('structured output is answered with schema-valid JSON', () => {
+  it('chat-completions response_format json_schema', async () => {
+    const response = await gateway.fetch(
+      new Request('http://127.0.0.1/v1/chat/completions', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          model: 'gpt-x',
+          messages: [{ role: 'user', content: 'route this' }],
+          response_format: { type: 'json_schema', json_schema: { name: 'route', schema: routerSchema, strict: true } },
+        }),
+      }),
+    )
+    const value = JSON.parse(((await response.json()) as Json).choices[0].message.content)
+    expect(ajv.validate(routerSchema, value), JSON.stringify(ajv.errors)).toBe(true)
+  })
+  it('content-generation responseJsonSchema (Gemini CLI routing) and responseSchema (OpenAPI dialect)', async () => {
+    for (const config of [
+      { responseMimeType: 'application/json', responseJsonSchema: routerSchema },
+      {
+        responseMimeType: 'application/json',
+        responseSchema: {
+          type: 'OBJECT',
+          properties: { choice: { type: 'STRING', enum: ['a', 'b'] }, n: { type: 'INTEGER' } },
+          required: ['choice', 'n'],
+        },
+      },
+    ]) {
+      const response = await gateway.fetch(
+        new Request('http://127.0.0.1/v1beta/models/gemini-x:generateContent', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'route' }] }], generationConfig: config }),
+        }),
+      )
+      const text = ((await response.json()) as Json).candidates[0].content.parts[0].text
+      const value = JSON.parse(text)
+      if ('responseJsonSchema' in config)
+        expect(ajv.validate(routerSchema, value), JSON.stringify(ajv.errors)).toBe(true)
+      else expect(value).toEqual({ choice: 'a', n: 1 })
+    }
+  })
+  it('messages output_config.format', async () => {
+    const answer = await messages({
+      messages: [{ role: 'user', content: 'x' }],
+      output_config: { format: { type: 'json_schema', schema: routerSchema } },
+    })
+    expect(ajv.validate(routerSchema, JSON.parse(answer.content[0].text)), JSON.stringify(ajv.errors)).toBe(true)
+  })
+  it('is deterministic and survives a self-referencing schema', () => {
+    const loop = { type: 'object', properties: { next: { $ref: '#' } }, required: ['next'] }
+    expect(sampleValue(loop)).toEqual(sampleValue(loop))
+  })
+})
