@@ -3,7 +3,7 @@
  * a plain test prompt), never a deferred tool, and structured-output requests answered with schema-valid JSON —
  * checked through the gateway with each format's wire request, and the JSON validated with Ajv.
  */
-import Ajv2020 from 'ajv/dist/2020.js'
+import { Ajv2020 } from 'ajv/dist/2020.js'
 import { describe, expect, it } from 'vitest'
 import { createGateway } from '../src/gateway/create-gateway.js'
 import { sampleValue } from '../src/gateway/mock-schema.js'
