@@ -5,6 +5,7 @@
  */
 import { invalidRequest } from '../../errors.js'
 import type * as ir from '../../ir/index.js'
+import { restoreEnvelopes } from '../../shared/reasoning-envelope.js'
 import { toolCallFromObject } from '../../shared/tool-arguments.js'
 import { generateToolCallId } from '../../shared/tool-ids.js'
 import { parseWire } from '../../shared/validate.js'
@@ -128,7 +129,8 @@ function decodeContents(body: WireRequest, warnings: Warnings): ir.Message[] {
         }
       }
       calls = turnCalls
-      messages.push({ role: 'assistant', content: parts })
+      // Another provider's signatures come back in envelopes (policy 3): restored onto the parts they belong to.
+      messages.push({ role: 'assistant', content: restoreEnvelopes(parts, F) })
       continue
     }
     if (content.role !== undefined && content.role !== 'user')

@@ -60,6 +60,7 @@ function encodeContents(request: ir.Request, body: Wire, warnings: Warnings): vo
       const encoded = encodePart(part, calls, mi, pi, warnings)
       if (encoded) parts.push(encoded)
     })
+    if (role === 'model') signFunctionCalls(parts)
     const last = contents[contents.length - 1]
     if (last && last.role === role) for (const part of parts) last.parts.push(part)
     else contents.push({ role, parts })
@@ -195,6 +196,20 @@ function encodeGeneration(
   const extra = ext?.generationConfig
   if (extra && typeof extra === 'object') Object.assign(config, extra)
   return config
+}
+
+/**
+ * Gemini's documented stand-in signature for function calls that did not come from Gemini (or whose signature a
+ * client dropped): Gemini 3 rejects a model turn whose first function call has no `thoughtSignature`. Not a warning:
+ * nothing is lost, and Gemini documents the stand-in for exactly this case.
+ */
+export const foreignCallSignature = 'skip_thought_signature_validator'
+
+/** A model turn's calls with no signature of Gemini's own get the stand-in on the first call (policy 3). */
+function signFunctionCalls(parts: Wire[]): void {
+  const first = parts.find((part) => part.functionCall !== undefined)
+  if (!first || parts.some((part) => part.functionCall !== undefined && part.thoughtSignature !== undefined)) return
+  first.thoughtSignature = foreignCallSignature
 }
 
 export function encodeRequest(request: ir.Request, options: EncodeRequestOptions = {}): Converted<unknown> {

@@ -1,6 +1,7 @@
 /** IR → content-generation response body. @see wire-formats.md §3.6, §3.7 */
 import type * as ir from '../../ir/index.js'
 import { reportForeignExtensions } from '../../shared/foreign-extensions.js'
+import { envelopeFor } from '../../shared/reasoning-envelope.js'
 import { argumentsObject } from '../../shared/tool-arguments.js'
 import type { Converted } from '../format.js'
 import { own } from './encode-parts.js'
@@ -10,9 +11,14 @@ import { encodeUsage } from './usage.js'
 const F = 'content-generation'
 type Wire = Record<string, unknown>
 
+/** Our own thoughtSignature, or another provider's signature in an envelope (policy 3). */
 function signed(wire: Wire, part: { providerData?: ir.ProviderData }): Wire {
   const signature = own(part)?.thoughtSignature
   if (typeof signature === 'string') wire.thoughtSignature = signature
+  else {
+    const envelope = envelopeFor(part.providerData, F)
+    if (envelope) wire.thoughtSignature = envelope
+  }
   return wire
 }
 
@@ -32,8 +38,8 @@ export function encodeAssistantPart(part: ir.AssistantPart, path: string, warnin
       warnings.push({ type: 'changed', path, message: 'A refusal became text' })
       return { text: part.text }
     case 'redacted-reasoning':
-      warnings.push({ type: 'dropped', path, message: 'Redacted reasoning has no content-generation equivalent' })
-      return undefined
+      // An empty thought whose signature envelope holds the redacted data: a Gemini client replays it (policy 3).
+      return { text: '', thought: true, thoughtSignature: envelopeFor(part.providerData, F, part.data) }
     case 'tool-call': {
       let args = argumentsObject(part)
       if (!args) {

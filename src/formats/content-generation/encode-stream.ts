@@ -4,17 +4,20 @@
  * Every frame is `data: <complete GenerateContentResponse>` — never an `event:` line, never `[DONE]` (the
  * @google/genai SDK ignores the former and throws on the latter). Text and thought deltas are sent as they come; a
  * tool call's argument fragments are buffered (only that call's) and sent as one `functionCall` part at its end,
- * because Gemini sends calls whole. Only our own `thoughtSignature` is written, on the part it belongs to. The last
+ * because Gemini sends calls whole. Our own `thoughtSignature` is written on the part it belongs to; another
+ * provider's signature rides in an envelope in the same field (policy 3). The last
  * frame carries `finishReason` (`STOP` for tool turns, as the service does) and the final `usageMetadata`. An error
  * becomes `{"error":{"code":<HTTP status>,…}}`, which the SDK raises as ApiError; nothing follows it.
  */
 import type * as ir from '../../ir/index.js'
+import { envelopeFor } from '../../shared/reasoning-envelope.js'
 import type { EncodeStreamOptions, SseFrame } from '../format.js'
 import { encodeError } from './errors.js'
 import { fromFinishReason } from './finish-reason.js'
 import { encodeUsage } from './usage.js'
 
 type Json = Record<string, unknown>
+const F = 'content-generation'
 
 interface PendingCall {
   name: string
@@ -23,9 +26,10 @@ interface PendingCall {
   geminiId?: string
 }
 
+/** Our own thoughtSignature, or another provider's signature in an envelope (policy 3). */
 function ownSignature(providerData: ir.ProviderData | undefined): string | undefined {
   const value = providerData?.['content-generation']?.thoughtSignature
-  return typeof value === 'string' ? value : undefined
+  return typeof value === 'string' ? value : envelopeFor(providerData, 'content-generation')
 }
 
 export function createEncodeStream(_options: EncodeStreamOptions = {}): TransformStream<ir.StreamEvent, SseFrame> {
@@ -69,7 +73,10 @@ export function createEncodeStream(_options: EncodeStreamOptions = {}): Transfor
         case 'text-start':
         case 'reasoning-start': {
           kinds.set(event.index, event.type === 'text-start' ? 'text' : 'reasoning')
-          const signature = ownSignature(event.providerData)
+          // A redacted block: an empty thought whose envelope holds the data (a Gemini client replays it).
+          const redacted = event.type === 'reasoning-start' ? event.redactedData : undefined
+          const signature =
+            redacted === undefined ? ownSignature(event.providerData) : envelopeFor(event.providerData, F, redacted)
           if (signature) signatures.set(event.index, signature)
           return
         }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { InterlinguaError } from '../../errors.js'
 import type * as ir from '../../ir/index.js'
+import { wrapEnvelope } from '../../shared/reasoning-envelope.js'
 import { generateToolCallId } from '../../shared/tool-ids.js'
 import { decodeResponse } from './decode-response.js'
 import { encodeResponse } from './encode-response.js'
@@ -119,7 +120,12 @@ describe('encodeResponse', () => {
             content: {
               role: 'model',
               parts: [
-                { text: 'hm', thought: true },
+                // Anthropic's signature rides back in an envelope (policy 3).
+                {
+                  text: 'hm',
+                  thought: true,
+                  thoughtSignature: wrapEnvelope({ providerData: { messages: { signature: 'x' } } }),
+                },
                 { text: 'Hi' },
                 { functionCall: { name: 'f', args: {} } },
                 { functionCall: { name: 'g', args: {}, id: 'g' } },

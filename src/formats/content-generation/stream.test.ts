@@ -1,6 +1,7 @@
 import { EventSourceParserStream } from 'eventsource-parser/stream'
 import { describe, expect, it } from 'vitest'
 import type * as ir from '../../ir/index.js'
+import { wrapEnvelope } from '../../shared/reasoning-envelope.js'
 import type { SseFrame, SseMessage } from '../format.js'
 import { createDecodeStream } from './decode-stream.js'
 import { createEncodeStream } from './encode-stream.js'
@@ -145,7 +146,7 @@ describe('content-generation decode stream', () => {
 describe('content-generation encode stream', () => {
   const parse = (frames: SseFrame[]) => frames.map((f) => (f.data ? JSON.parse(f.data) : f))
 
-  it('writes data-only complete responses; tool calls whole; own signatures only; finish with usage', async () => {
+  it('writes data-only complete responses; tool calls whole; own signatures native, foreign ones in an envelope; finish with usage', async () => {
     const frames = await encode([
       { type: 'message-start', id: 'r1', model: 'm', usage: { inputTokens: 5 } },
       { type: 'reasoning-start', index: 0, providerData: { messages: { signature: 'anthropic-only' } } },
@@ -177,7 +178,21 @@ describe('content-generation encode stream', () => {
     const running = { promptTokenCount: 5, candidatesTokenCount: 0, totalTokenCount: 5 }
     expect(parse(frames)).toEqual([
       {
-        candidates: [{ content: { role: 'model', parts: [{ text: 'think', thought: true }] }, index: 0 }],
+        candidates: [
+          {
+            content: {
+              role: 'model',
+              parts: [
+                {
+                  text: 'think',
+                  thought: true,
+                  thoughtSignature: wrapEnvelope({ providerData: { messages: { signature: 'anthropic-only' } } }),
+                },
+              ],
+            },
+            index: 0,
+          },
+        ],
         usageMetadata: running,
         modelVersion: 'm',
         responseId: 'r1',

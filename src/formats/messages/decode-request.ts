@@ -10,6 +10,7 @@
  */
 import { invalidRequest } from '../../errors.js'
 import type * as ir from '../../ir/index.js'
+import { restoreEnvelopes } from '../../shared/reasoning-envelope.js'
 import { parseWire } from '../../shared/validate.js'
 import type { Converted, RouteMatch } from '../format.js'
 import {
@@ -153,7 +154,8 @@ function decodeAssistant(content: WireContent, i: number, ctx: Context): ir.Assi
         dropped(ctx, `${contentPath(i)}[${j}]`, block)
     }
   }
-  const message: ir.AssistantMessage = { role: 'assistant', content: parts }
+  // Another provider's signatures come back in envelopes (policy 3): restored onto the parts they belong to.
+  const message: ir.AssistantMessage = { role: 'assistant', content: restoreEnvelopes(parts, 'messages') }
   if (isSinglePlainTextArray(content)) message.providerData = { messages: { contentArray: true } }
   return message
 }

@@ -3,11 +3,12 @@
  *
  * Decisions: an empty `id` becomes a generated `msg_…`; `stop_sequence` is always present (null when none);
  * a refusal part becomes a text block (`changed` warning) and, unless the turn ended for another reason
- * (tool calls, length), `stop_reason: "refusal"`; reasoning without a messages signature gets `signature: ""`
- * (messages encoders drop it when replayed); image/audio output and extra choices are dropped with a warning.
+ * (tool calls, length), `stop_reason: "refusal"`; reasoning without a messages signature gets another provider's
+ * signature in an envelope, or `signature: ""` (messages encoders drop it when replayed); image/audio output and extra choices are dropped with a warning.
  */
 import type * as ir from '../../ir/index.js'
 import { reportForeignExtensions } from '../../shared/foreign-extensions.js'
+import { envelopeFor } from '../../shared/reasoning-envelope.js'
 import type { Converted } from '../format.js'
 import { encodeRedacted, encodeText, encodeThinking, encodeToolUse, type Json } from './blocks.js'
 import { fromFinishReason } from './finish-reason.js'
@@ -28,13 +29,21 @@ export function encodeResponse(response: ir.Response): Converted<unknown> {
       case 'text':
         content.push(encodeText(part))
         break
-      case 'tool-call':
+      case 'tool-call': {
         hasToolCall = true
+        // Another provider's signature on the call (Gemini's thoughtSignature) rides in a redacted_thinking block just
+        // before it, which Anthropic clients replay verbatim (policy 3).
+        const envelope = envelopeFor(part.providerData, 'messages')
+        if (envelope) content.push({ type: 'redacted_thinking', data: envelope })
         content.push(encodeToolUse(part, () => path, warnings))
         break
-      case 'reasoning':
-        content.push(encodeThinking(part))
+      }
+      case 'reasoning': {
+        const block = encodeThinking(part)
+        if (block.signature === '') block.signature = envelopeFor(part.providerData, 'messages') ?? ''
+        content.push(block)
         break
+      }
       case 'redacted-reasoning':
         content.push(encodeRedacted(part))
         break

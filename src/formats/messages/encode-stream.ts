@@ -9,6 +9,7 @@
  * delta, so an empty text block is not written at all (the API rejects empty text blocks sent back to it).
  */
 import type * as ir from '../../ir/index.js'
+import { envelopeFor } from '../../shared/reasoning-envelope.js'
 import { toMessagesToolId } from '../../shared/tool-ids.js'
 import type { EncodeStreamOptions, SseFrame } from '../format.js'
 import { encodeError } from './errors.js'
@@ -29,6 +30,8 @@ interface Block {
   data?: Json
   /** Events waiting while another block holds the wire. */
   pending?: BlockEvent[]
+  /** Other providers' signatures seen on the block (sent in an envelope when it has none of its own). */
+  foreign?: string
 }
 
 const coreKeys = new Set(['type', 'text', 'thinking', 'signature', 'citations', 'data', 'id', 'name', 'input'])
@@ -117,6 +120,8 @@ export function createEncodeStream(_options?: EncodeStreamOptions): TransformStr
       } else if (event.type === 'reasoning-start') {
         const redacted = event.redactedData !== undefined
         const block: Block = { kind: redacted ? 'redacted' : 'thinking', data }
+        const foreign = envelopeFor(event.providerData, 'messages')
+        if (foreign) block.foreign = foreign
         blocks.set(event.index, block)
         const content = redacted
           ? { type: 'redacted_thinking', data: event.redactedData }
@@ -126,6 +131,15 @@ export function createEncodeStream(_options?: EncodeStreamOptions): TransformStr
         sawToolCall = true
         const block: Block = { kind: 'tool-call', data }
         blocks.set(event.index, block)
+        // Another provider's signature on the call (Gemini sends it with the call) rides in a redacted_thinking block
+        // just before it, which Anthropic clients replay verbatim (policy 3).
+        const envelope = envelopeFor(event.providerData, 'messages')
+        if (envelope) {
+          const index = nextWireIndex++
+          const content_block = { type: 'redacted_thinking', data: envelope }
+          write('content_block_start', { type: 'content_block_start', index, content_block })
+          write('content_block_stop', { type: 'content_block_stop', index })
+        }
         open(block, withExtras({ type: 'tool_use', id: toMessagesToolId(event.id), name: event.name, input: {} }, data))
       }
       return
@@ -134,6 +148,8 @@ export function createEncodeStream(_options?: EncodeStreamOptions): TransformStr
     if (!block) return
     const own = event.providerData?.messages
     if (own) block.data = { ...block.data, ...own }
+    if (block.kind === 'thinking' && event.providerData)
+      block.foreign = envelopeFor(event.providerData, 'messages') ?? block.foreign
     switch (event.type) {
       case 'text-delta':
         if (event.text === '') return
@@ -159,8 +175,10 @@ export function createEncodeStream(_options?: EncodeStreamOptions): TransformStr
       if (block.wireIndex === undefined && citations?.length) open(block, withExtras({ type: 'text', text: '' }, data))
       if (citations && block.wireIndex !== undefined)
         for (const citation of citations) delta(block, { type: 'citations_delta', citation })
-    } else if (block.kind === 'thinking' && typeof data?.signature === 'string' && data.signature !== '') {
-      delta(block, { type: 'signature_delta', signature: data.signature })
+    } else if (block.kind === 'thinking') {
+      const own = typeof data?.signature === 'string' && data.signature !== '' ? data.signature : undefined
+      const signature = own ?? block.foreign
+      if (signature) delta(block, { type: 'signature_delta', signature })
     }
     if (block.wireIndex !== undefined)
       write('content_block_stop', { type: 'content_block_stop', index: block.wireIndex })
