@@ -21,6 +21,7 @@ const paths: Record<FormatId, string> = {
   'chat-completions': '/v1/chat/completions',
   messages: '/v1/messages',
   'content-generation': '/v1beta/models/bench:generateContent',
+  responses: '/v1/responses',
 }
 
 export function target(

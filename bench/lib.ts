@@ -17,6 +17,7 @@ export const shortName: Record<FormatId, string> = {
   'chat-completions': 'cc',
   messages: 'msg',
   'content-generation': 'gen',
+  responses: 'resp',
 }
 
 export type ConvertStream = (

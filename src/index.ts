@@ -25,7 +25,7 @@ export type {
   SseMessage,
   UpstreamConfig,
 } from './formats/format.js'
-export { chatCompletions, contentGeneration, formats, getFormat, messages } from './formats/index.js'
+export { chatCompletions, contentGeneration, formats, getFormat, messages, responses } from './formats/index.js'
 export type { Gateway } from './gateway/create-gateway.js'
 export { createGateway } from './gateway/create-gateway.js'
 export type { MediaFetcher } from './gateway/media.js'

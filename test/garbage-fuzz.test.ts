@@ -86,7 +86,7 @@ describe.each(formatIds)('mutated %s fixtures', (from) => {
     if (!body) return
     const bodyPaths = paths(body)
     // A top-level collection replaced by a number is always invalid; the path must be in the message.
-    const key = from === 'content-generation' ? 'contents' : 'messages'
+    const key = from === 'content-generation' ? 'contents' : from === 'responses' ? 'input' : 'messages'
     expect(bodyPaths.some((p) => p[0] === key)).toBe(true)
     let caught: unknown
     try {

@@ -32,7 +32,12 @@ describe.each(formatIds)('%s client on the mock model', (format) => {
     expect(summarize(format, json)).toEqual({
       text: 'This is the interlingua mock model answering "Say hello".',
       tools: [],
-      finish: { 'chat-completions': 'stop', messages: 'end_turn', 'content-generation': 'STOP' }[format],
+      finish: {
+        'chat-completions': 'stop',
+        messages: 'end_turn',
+        'content-generation': 'STOP',
+        responses: 'completed',
+      }[format],
     })
   })
 
@@ -46,7 +51,12 @@ describe.each(formatIds)('%s client on the mock model', (format) => {
     expect(summarizeSse(format, text)).toEqual({
       text: 'This is the interlingua mock model answering "Say hello".',
       tools: [],
-      finish: { 'chat-completions': 'stop', messages: 'end_turn', 'content-generation': 'STOP' }[format],
+      finish: {
+        'chat-completions': 'stop',
+        messages: 'end_turn',
+        'content-generation': 'STOP',
+        responses: 'completed',
+      }[format],
     })
   })
 

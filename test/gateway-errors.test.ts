@@ -14,6 +14,8 @@ const unauthorized: Record<FormatId, (body: Json) => void> = {
     expect(body).toMatchObject({ type: 'error', error: { type: 'authentication_error', message: 'Invalid API key' } }),
   'content-generation': (body) =>
     expect(body.error).toMatchObject({ code: 401, status: 'UNAUTHENTICATED', message: 'Invalid API key' }),
+  responses: (body) =>
+    expect(body.error).toMatchObject({ type: expect.any(String), code: 'invalid_api_key', message: 'Invalid API key' }),
 }
 
 describe.each(formatIds)('%s client', (format) => {

@@ -8,7 +8,7 @@ import type { FormatId } from '../src/ir/index.js'
 export type Json = any
 
 export const base = 'http://gateway.test'
-export const formatIds: FormatId[] = ['chat-completions', 'messages', 'content-generation']
+export const formatIds: FormatId[] = ['chat-completions', 'messages', 'content-generation', 'responses']
 
 export const weatherParameters = {
   type: 'object',
@@ -58,6 +58,20 @@ export function wireRequest(
       Object.assign(body, { max_tokens: 4096, thinking: { type: 'enabled', budget_tokens: 2048 } })
     return { path: '/v1/messages', body }
   }
+  if (format === 'responses') {
+    const content: unknown[] = [{ type: 'input_text', text }]
+    if (scenario.imageBase64)
+      content.push({ type: 'input_image', image_url: `data:image/png;base64,${scenario.imageBase64}`, detail: 'auto' })
+    if (scenario.imageUrl) content.push({ type: 'input_image', image_url: scenario.imageUrl, detail: 'auto' })
+    const body: Record<string, unknown> = { model, input: [{ role: 'user', content }] }
+    if (scenario.tools)
+      body.tools = [
+        { type: 'function', name: 'get_weather', description: 'Weather', parameters: weatherParameters, strict: false },
+      ]
+    if (scenario.stream) body.stream = true
+    if (scenario.reasoning) body.reasoning = { effort: 'high', summary: 'auto' }
+    return { path: '/v1/responses', body }
+  }
   const parts: unknown[] = [{ text }]
   if (scenario.imageBase64) parts.push({ inlineData: { mimeType: 'image/png', data: scenario.imageBase64 } })
   const body: Record<string, unknown> = { contents: [{ role: 'user', parts }] }
@@ -76,7 +90,7 @@ export function wireRequest(
 
 /** The client key header each format's SDK sends. */
 export function authHeaders(format: FormatId, key: string): Record<string, string> {
-  if (format === 'chat-completions') return { authorization: `Bearer ${key}` }
+  if (format === 'chat-completions' || format === 'responses') return { authorization: `Bearer ${key}` }
   if (format === 'messages') return { authorization: `Bearer ${key}`, 'anthropic-version': '2023-06-01' }
   return { 'x-goog-api-key': key }
 }
@@ -115,6 +129,18 @@ export function summarize(format: FormatId, body: unknown): { text: string; tool
         .join(''),
       tools: b.content.filter((c: Json) => c.type === 'tool_use').map((c: Json) => c.name),
       finish: b.stop_reason,
+    }
+  }
+  if (format === 'responses') {
+    const items = b.output as Json[]
+    return {
+      text: items
+        .filter((item) => item.type === 'message')
+        .flatMap((item) => item.content)
+        .map((part: Json) => part.text ?? '')
+        .join(''),
+      tools: items.filter((item) => item.type === 'function_call').map((item) => item.name),
+      finish: b.status,
     }
   }
   const parts = b.candidates[0].content.parts as Json[]
@@ -156,7 +182,13 @@ export function summarizeSse(
   let error: Json
   for (const { event, data } of parseSse(text)) {
     if (data === '[DONE]') continue
-    if (data.error || event === 'error') error = data.error ?? data
+    if (format === 'responses') {
+      if (data.type === 'error') error = data
+      if (data.type === 'response.output_text.delta') out += data.delta
+      if (data.type === 'response.output_item.added' && data.item.type === 'function_call') tools.push(data.item.name)
+      if (['response.completed', 'response.incomplete', 'response.failed'].includes(data.type))
+        finish = data.response.status
+    } else if (data.error || event === 'error') error = data.error ?? data
     else if (format === 'chat-completions') {
       const choice = data.choices?.[0]
       if (choice?.delta?.content) out += choice.delta.content
@@ -203,11 +235,13 @@ export function stack(extra: Partial<GatewayOptions> = {}, upstreamHandler?: (re
       openai: { format: 'chat-completions', baseURL: 'http://upstream.test/v1', apiKey: 'upstream-openai-key' },
       anthropic: { format: 'messages', baseURL: 'http://upstream.test', apiKey: 'upstream-anthropic-key' },
       gemini: { format: 'content-generation', baseURL: 'http://upstream.test', apiKey: 'upstream-gemini-key' },
+      'openai-responses': { format: 'responses', baseURL: 'http://upstream.test/v1', apiKey: 'upstream-responses-key' },
     },
     models: {
       'via-chat-completions': { upstream: 'openai', model: 'upstream-model' },
       'via-messages': { upstream: 'anthropic', model: 'upstream-model' },
       'via-content-generation': { upstream: 'gemini', model: 'upstream-model' },
+      'via-responses': { upstream: 'openai-responses', model: 'upstream-model' },
     },
     apiKeys: ['client-key'],
     fetch,

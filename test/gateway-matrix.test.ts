@@ -12,16 +12,19 @@ const stop: Record<FormatId, string> = {
   'chat-completions': 'stop',
   messages: 'end_turn',
   'content-generation': 'STOP',
+  responses: 'completed',
 }
 const toolStop: Record<FormatId, string> = {
   'chat-completions': 'tool_calls',
   messages: 'tool_use',
   'content-generation': 'STOP',
+  responses: 'completed',
 }
 const upstreamKeyHeader: Record<FormatId, [string, string]> = {
   'chat-completions': ['authorization', 'Bearer upstream-openai-key'],
   messages: ['x-api-key', 'upstream-anthropic-key'],
   'content-generation': ['x-goog-api-key', 'upstream-gemini-key'],
+  responses: ['authorization', 'Bearer upstream-responses-key'],
 }
 const cells = formatIds.flatMap((client) => formatIds.map((upstream) => [client, upstream] as const))
 
@@ -74,6 +77,8 @@ describe('same-format passthrough (policy 1)', () => {
       'event: ping\ndata: {"type":"ping"}\n\n: keep-alive\n\nevent: vendor_event\ndata: {"type":"vendor_event","x":1}\n\n',
     'content-generation':
       'data: {"candidates":[{"content":{"role":"model","parts":[{"text":"hi"}]}}],"futureField":{"a":1}}\r\n\r\n',
+    responses:
+      'event: response.created\ndata: {"type":"response.created","sequence_number":0,"response":{"id":"resp_1","vendor":1}}\n\nevent: acme:trace\ndata: {"type":"acme:trace"}\n\n',
   }
 
   it.each(formatIds)(

@@ -70,7 +70,7 @@ function withoutUsage(summary: Summary): Omit<Summary, 'usage'> {
 const text = (bytes: Uint8Array) =>
   Buffer.from(bytes)
     .toString()
-    .replace(/"created":\d+/g, '"created":0')
+    .replace(/"(created|created_at|completed_at)":\d+/g, '"$1":0')
 
 for (const from of formatIds) {
   for (const to of formatIds) {

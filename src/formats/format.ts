@@ -105,6 +105,12 @@ export interface Format {
   /** IR → the status and body this format's official SDK understands. */
   encodeError(error: ir.ErrorInfo): { status: number; body: unknown }
 
+  /**
+   * The in-stream error frames written after bytes this encoder did not produce (a passthrough stream whose upstream
+   * failed). Optional: without it the error body is written as one `data:` frame (`event: error` for messages).
+   */
+  encodeStreamError?(error: ir.ErrorInfo): SseFrame[]
+
   /** The token-count response body (`{input_tokens}` / `{totalTokens}`); undefined when the format has no such endpoint. */
   encodeTokenCount?(inputTokens: number): unknown
   /** The model-listing response body. */

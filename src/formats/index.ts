@@ -2,14 +2,16 @@ import { chatCompletions } from './chat-completions/index.js'
 import { contentGeneration } from './content-generation/index.js'
 import type { Format, FormatId } from './format.js'
 import { messages } from './messages/index.js'
+import { responses } from './responses/index.js'
 
 /** Every format, in routing order (messages before chat-completions: `GET /v1/models` with `anthropic-version` is theirs). */
-export const formats = [messages, contentGeneration, chatCompletions] as const satisfies readonly Format[]
+export const formats = [messages, contentGeneration, responses, chatCompletions] as const satisfies readonly Format[]
 
 const byId: Record<FormatId, Format> = {
   'chat-completions': chatCompletions,
   messages,
   'content-generation': contentGeneration,
+  responses,
 }
 
 /** The codec for a format id; throws on an unknown id. */
@@ -19,4 +21,4 @@ export function getFormat(id: FormatId): Format {
   return format
 }
 
-export { chatCompletions, contentGeneration, messages }
+export { chatCompletions, contentGeneration, messages, responses }

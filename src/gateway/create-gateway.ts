@@ -15,6 +15,7 @@ import { parseJsonBody } from '../http/translate-request.js'
 import { respondWithEvents, respondWithResponse } from '../http/translate-response.js'
 import type * as ir from '../ir/index.js'
 import { errorCodeForStatus } from '../ir/index.js'
+import { assertPortable } from '../shared/foreign-extensions.js'
 import { extractKey, keyMatches } from './auth.js'
 import { type BodyHooks, readBodyText, wrapBody } from './body.js'
 import { estimateInputTokens } from './count-tokens.js'
@@ -182,6 +183,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
       return new Response(JSON.stringify(count), { status: 200, headers: exchange.headers })
     }
     if (resolved.upstream.format === 'mock') {
+      assertPortable(request.extensions, 'mock')
       reportWarnings(decoded.warnings, { strict: options.strict, onWarning, to: format.id })
       request.model = resolved.model
       const respond = {

@@ -145,6 +145,12 @@ export function encodeEvents(
 
 /** The in-stream error frame bytes of a format (used after passthrough bytes, where no encoder runs). */
 export function inStreamErrorBytes(format: Format, error: ir.ErrorInfo): Uint8Array {
+  if (format.encodeStreamError) {
+    const frames = format.encodeStreamError(error)
+    return new TextEncoder().encode(
+      frames.map((frame) => `${frame.event ? `event: ${frame.event}\n` : ''}data: ${frame.data ?? ''}\n\n`).join(''),
+    )
+  }
   const body = JSON.stringify(format.encodeError(error).body)
   const text = format.id === 'messages' ? `event: error\ndata: ${body}\n\n` : `data: ${body}\n\n`
   return new TextEncoder().encode(text)

@@ -1,5 +1,5 @@
 /** The wire formats interlingua speaks. A new format adds its id here and one folder under `src/formats/`. */
-export type FormatId = 'chat-completions' | 'messages' | 'content-generation'
+export type FormatId = 'chat-completions' | 'messages' | 'content-generation' | 'responses'
 
 /**
  * Opaque, format-specific data that must come back byte-exact (Anthropic thinking `signature`,

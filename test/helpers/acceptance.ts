@@ -203,7 +203,55 @@ export function checkChatCompletionsRequest(body: unknown): string[] {
   return out
 }
 
+/** OpenAI Responses (responses-api.md §3, §4, §9.2): items well-formed, every call output answers an earlier call. */
+export function checkResponsesRequest(body: unknown): string[] {
+  const out: string[] = []
+  if (!isObject(body)) return ['body is not an object']
+  if (typeof body.model !== 'string') out.push('model missing')
+  if (body.instructions !== undefined && typeof body.instructions !== 'string') out.push('instructions is not a string')
+  const input = typeof body.input === 'string' ? [] : (asArray(body.input) as Json[])
+  if (typeof body.input !== 'string' && input.length === 0) out.push('no input')
+  const calls = new Set<unknown>()
+  input.forEach((item, i) => {
+    const type = item.type ?? (item.role ? 'message' : undefined)
+    if (type === 'message') {
+      if (!['user', 'assistant', 'system', 'developer'].includes(String(item.role)))
+        out.push(`input[${i}].role invalid`)
+      if (typeof item.content !== 'string' && !Array.isArray(item.content)) out.push(`input[${i}].content missing`)
+      for (const [j, part] of (asArray(item.content) as Json[]).entries()) {
+        const allowed =
+          item.role === 'assistant' ? ['output_text', 'refusal'] : ['input_text', 'input_image', 'input_file']
+        if (!allowed.includes(String(part.type)))
+          out.push(`input[${i}].content[${j}].type ${String(part.type)} not allowed`)
+      }
+    } else if (type === 'function_call' || type === 'custom_tool_call') {
+      if (typeof item.call_id !== 'string') out.push(`input[${i}].call_id missing`)
+      if (type === 'function_call') {
+        try {
+          JSON.parse(String(item.arguments))
+        } catch {
+          out.push(`input[${i}].arguments is not JSON`)
+        }
+      }
+      calls.add(item.call_id)
+    } else if (type === 'function_call_output' || type === 'custom_tool_call_output') {
+      if (!calls.has(item.call_id)) out.push(`input[${i}].call_id does not answer a previous call`)
+    } else if (type === 'reasoning') {
+      if (!Array.isArray(item.summary)) out.push(`input[${i}].summary missing`)
+    } else out.push(`input[${i}].type ${String(type)} unexpected`)
+  })
+  for (const [i, tool] of (asArray(body.tools) as Json[]).entries()) {
+    if (tool.type === 'function' && (!('parameters' in tool) || !('strict' in tool)))
+      out.push(`tools[${i}]: parameters and strict are required keys`)
+    if ('function' in tool) out.push(`tools[${i}]: nested (chat) shape`)
+  }
+  for (const key of ['stop', 'n', 'seed', 'messages', 'max_tokens', 'max_completion_tokens'])
+    if (key in body) out.push(`${key} is not a Responses field`)
+  return out
+}
+
 export const checkRequest = {
+  responses: checkResponsesRequest,
   'chat-completions': checkChatCompletionsRequest,
   messages: checkMessagesRequest,
   'content-generation': checkContentGenerationRequest,

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url'
 import type { FormatId } from '../../src/formats/format.js'
 
 export const fixturesDir = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures')
-export const formatIds: FormatId[] = ['chat-completions', 'messages', 'content-generation']
+export const formatIds: FormatId[] = ['chat-completions', 'messages', 'content-generation', 'responses']
 
 /** Scenario names that have a file `<scenario><suffix>` in the format's fixture folder. */
 export function scenarios(format: FormatId, suffix: string): string[] {

@@ -111,6 +111,10 @@ export async function readWithSdk(
       if (final.usage) accumulated.usage = { input: final.usage.prompt_tokens, output: final.usage.completion_tokens }
       return { summaries: [iterated, accumulated], partialText }
     }
+    if (format === 'responses')
+      return await readResponses(origin, (text) => {
+        partialText += text
+      })
     if (format === 'messages') {
       const client = new Anthropic({ apiKey: 'test', baseURL: origin, maxRetries: 0 })
       const stream = client.messages.stream({
@@ -168,4 +172,53 @@ export async function readWithSdk(
   } catch (error) {
     return { summaries: [], error, partialText }
   }
+}
+
+/** A Responses answer as a summary (status → finish; function calls are the tool-calls signal). */
+function responsesSummary(response: OpenAI.Responses.Response): Summary {
+  const toolCalls = response.output.flatMap((item) =>
+    item.type === 'function_call'
+      ? [{ name: item.name, arguments: JSON.parse(item.arguments || '{}') as unknown }]
+      : [],
+  )
+  const reason = response.incomplete_details?.reason
+  const finish =
+    response.status === 'incomplete'
+      ? reason === 'content_filter'
+        ? 'content-filter'
+        : 'length'
+      : toolCalls.length > 0
+        ? 'tool-calls'
+        : response.status === 'completed'
+          ? 'stop'
+          : 'other'
+  const text = response.output
+    .flatMap((item) => (item.type === 'message' ? item.content : []))
+    .map((part) => (part.type === 'output_text' ? part.text : ''))
+    .join('')
+  const summary: Summary = { text, toolCalls, finish }
+  if (response.usage) summary.usage = { input: response.usage.input_tokens, output: response.usage.output_tokens }
+  return summary
+}
+
+/** Reads a Responses stream twice: raw events (`create({stream: true})`) and the strict `responses.stream()` helper. */
+async function readResponses(
+  origin: string,
+  onText: (text: string) => void,
+): Promise<{ summaries: Summary[]; partialText: string }> {
+  const client = new OpenAI({ apiKey: 'test', baseURL: `${origin}/v1`, maxRetries: 0 })
+  const params = { model: 'm', input: 'Hi' }
+  let partialText = ''
+  let completed: OpenAI.Responses.Response | undefined
+  for await (const event of await client.responses.create({ ...params, stream: true })) {
+    if (event.type === 'response.output_text.delta') {
+      partialText += event.delta
+      onText(event.delta)
+    }
+    if (event.type === 'response.completed' || event.type === 'response.incomplete') completed = event.response
+    if (event.type === 'response.failed') throw new Error(event.response.error?.message ?? 'response.failed')
+  }
+  if (!completed) throw new Error('no terminal event')
+  const final = await client.responses.stream(params).finalResponse()
+  return { summaries: [responsesSummary(completed), responsesSummary(final)], partialText }
 }

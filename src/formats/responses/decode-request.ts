@@ -1,0 +1,211 @@
+/** Responses request body → IR. @see responses-api.md §2–§4, §7 */
+import { invalidRequest } from '../../errors.js'
+import type * as ir from '../../ir/index.js'
+import { REQUIRES_KEY, type Requirement } from '../../shared/foreign-extensions.js'
+import { parseWire } from '../../shared/validate.js'
+import type { Converted, RouteMatch } from '../format.js'
+import { isRecord } from './content.js'
+import { decodeItems } from './decode-items.js'
+import { requestSchema, type WireRequest } from './schema.js'
+
+const FORMAT = 'responses'
+type Wire = Record<string, unknown>
+
+/** Top-level keys the IR holds (or that are decoded below); every other key goes to `extensions.responses` verbatim. */
+const knownKeys = new Set([
+  'model',
+  'input',
+  'instructions',
+  'tools',
+  'tool_choice',
+  'parallel_tool_calls',
+  'max_output_tokens',
+  'temperature',
+  'top_p',
+  'top_logprobs',
+  'user',
+  'metadata',
+  'reasoning',
+  'text',
+  'stream',
+])
+
+/** Keys kept for a lossless Responses round trip whose absence elsewhere loses nothing (never reported). */
+const quietKeys = new Set(['include', 'stream_options'])
+
+/** Server-side state only OpenAI can serve (responses-api.md §7). */
+const stateKeys: Record<string, string> = {
+  conversation: 'conversation objects live on OpenAI; send the whole conversation in input instead',
+  prompt: 'stored prompt templates live on OpenAI; send instructions and input instead',
+  background: 'background responses need server-side storage',
+}
+
+/** Custom tools become a function tool with one required string property (responses-api.md §9.5, item 20). */
+export const customParameters = (description?: string): ir.JsonSchema => ({
+  type: 'object',
+  properties: { input: description === undefined ? { type: 'string' } : { type: 'string', description } },
+  required: ['input'],
+  additionalProperties: false,
+})
+
+function decodeTools(
+  tools: NonNullable<WireRequest['tools']>,
+  warnings: ir.Warning[],
+  requires: Requirement[],
+): ir.Tool[] {
+  const out: ir.Tool[] = []
+  for (let i = 0; i < tools.length; i++) {
+    const tool = tools[i] as Wire
+    const path = `tools[${i}]`
+    if (tool.type === 'function') {
+      if (typeof tool.name !== 'string')
+        invalidRequest(`${path}.name`, 'required field is missing (expected string)', FORMAT)
+      const fn: ir.FunctionTool = { type: 'function', name: tool.name }
+      if (typeof tool.description === 'string') fn.description = tool.description
+      if (isRecord(tool.parameters)) fn.parameters = tool.parameters
+      else if (tool.parameters !== undefined && tool.parameters !== null)
+        invalidRequest(`${path}.parameters`, 'expected object or null', FORMAT)
+      if (typeof tool.strict === 'boolean') fn.strict = tool.strict
+      // Tool fields with no IR slot (defer_loading, namespace, …) are reported by other encoders.
+      const extra: Wire = {}
+      for (const key of Object.keys(tool)) {
+        if (!['type', 'name', 'description', 'parameters', 'strict'].includes(key)) extra[key] = tool[key]
+      }
+      if (Object.keys(extra).length > 0) fn.providerData = { [FORMAT]: extra }
+      out.push(fn)
+    } else if (tool.type === 'custom') {
+      if (typeof tool.name !== 'string')
+        invalidRequest(`${path}.name`, 'required field is missing (expected string)', FORMAT)
+      const description = typeof tool.description === 'string' ? tool.description : undefined
+      const fn: ir.FunctionTool = {
+        type: 'function',
+        name: tool.name,
+        parameters: customParameters(description),
+        providerData: { [FORMAT]: { custom: isRecord(tool.format) ? { format: tool.format } : {} } },
+      }
+      if (description !== undefined) fn.description = description
+      const format = tool.format
+      if (isRecord(format) && format.type === 'grammar') {
+        warnings.push({
+          type: 'dropped',
+          path: `${path}.format`,
+          message: `the ${String(format.syntax)} grammar of custom tool ${tool.name} cannot be enforced off OpenAI; the model gets a string parameter "input"`,
+        })
+      }
+      out.push(fn)
+    } else {
+      requires.push({
+        path,
+        message: `hosted tool ${JSON.stringify(tool.type)} runs on OpenAI's servers; only a Responses upstream can serve it`,
+      })
+    }
+  }
+  return out
+}
+
+function decodeToolChoice(
+  choice: NonNullable<WireRequest['tool_choice']>,
+  request: ir.Request,
+  requires: Requirement[],
+): void {
+  if (typeof choice === 'string') {
+    request.toolChoice = { type: choice }
+    return
+  }
+  if ((choice.type === 'function' || choice.type === 'custom') && typeof choice.name === 'string') {
+    request.toolChoice = { type: 'tool', name: choice.name }
+  } else if (choice.type === 'allowed_tools') {
+    request.toolChoice = { type: choice.mode ?? 'auto' }
+    request.allowedTools = (choice.tools ?? []).flatMap((tool) => (typeof tool.name === 'string' ? [tool.name] : []))
+  } else {
+    requires.push({
+      path: 'tool_choice',
+      message: `tool_choice ${JSON.stringify(choice.type)} names a hosted tool; only a Responses upstream can serve it`,
+    })
+  }
+}
+
+export function decodeRequest(body: unknown, _route?: Partial<RouteMatch>): Converted<ir.Request> {
+  const wire = parseWire(requestSchema, body, FORMAT)
+  const warnings: ir.Warning[] = []
+  const requires: Requirement[] = []
+  const messages: ir.Message[] = []
+  if (typeof wire.instructions === 'string') {
+    messages.push({ role: 'system', content: [{ type: 'text', text: wire.instructions }] })
+  }
+  if (typeof wire.input === 'string') {
+    messages.push({ role: 'user', content: [{ type: 'text', text: wire.input }] })
+  } else if (Array.isArray(wire.input)) {
+    const decoded = decodeItems(wire.input, warnings)
+    messages.push(...decoded.messages)
+    requires.push(...decoded.requires)
+  } else if (wire.previous_response_id == null && wire.conversation == null && wire.prompt == null) {
+    invalidRequest('input', 'required field is missing (expected string or array)', FORMAT)
+  }
+  if (typeof wire.previous_response_id === 'string') {
+    requires.unshift({
+      path: 'previous_response_id',
+      message: `Previous response with id '${wire.previous_response_id}' not found: this gateway stores no responses, send the whole conversation in input (with store: false)`,
+    })
+  }
+  for (const key of Object.keys(stateKeys)) {
+    const value = (wire as Wire)[key]
+    if (value !== undefined && value !== null && value !== false)
+      requires.push({ path: key, message: stateKeys[key] as string })
+  }
+
+  const request: ir.Request = { model: wire.model, messages }
+  if (wire.tools) request.tools = decodeTools(wire.tools, warnings, requires)
+  if (wire.tool_choice) decodeToolChoice(wire.tool_choice, request, requires)
+  if (typeof wire.parallel_tool_calls === 'boolean') request.parallelToolCalls = wire.parallel_tool_calls
+  if (typeof wire.max_output_tokens === 'number') request.maxTokens = wire.max_output_tokens
+  if (typeof wire.temperature === 'number') request.temperature = wire.temperature
+  if (typeof wire.top_p === 'number') request.topP = wire.top_p
+  if (typeof wire.top_logprobs === 'number') {
+    request.logprobs = true
+    request.topLogprobs = wire.top_logprobs
+  }
+  if (wire.user !== undefined) request.user = wire.user
+  else if (wire.safety_identifier !== undefined) request.user = wire.safety_identifier
+  if (wire.metadata) request.metadata = wire.metadata
+  if (wire.reasoning) {
+    const { effort, summary, ...rest } = wire.reasoning
+    const reasoning: ir.ReasoningConfig = {}
+    if (effort) {
+      reasoning.enabled = effort !== 'none'
+      reasoning.effort = effort
+    }
+    if (summary) reasoning.includeThoughts = true
+    const data: Wire = { ...rest }
+    if (summary !== undefined) data.summary = summary
+    if (Object.keys(data).length > 0) reasoning.providerData = { [FORMAT]: data }
+    request.reasoning = reasoning
+  }
+  const format = wire.text?.format
+  if (format?.type === 'text') request.responseFormat = { type: 'text' }
+  else if (format?.type === 'json_object') request.responseFormat = { type: 'json' }
+  else if (format?.type === 'json_schema') {
+    const out: ir.ResponseFormat = { type: 'json-schema', schema: format.schema }
+    if (format.name !== undefined) out.name = format.name
+    if (format.description !== undefined) out.description = format.description
+    if (typeof format.strict === 'boolean') out.strict = format.strict
+    request.responseFormat = out
+  }
+  if (typeof wire.stream === 'boolean') request.stream = wire.stream
+
+  // Every other key is kept verbatim (reported when another format is the target), except the ones that change
+  // nothing off OpenAI: `include`, `stream_options`, `store: false` (stateless by default; `store: true` is reported).
+  const extensions: Wire = {}
+  for (const key of Object.keys(wire)) {
+    const value = (wire as Wire)[key]
+    if (knownKeys.has(key) || quietKeys.has(key) || key in stateKeys || key === 'previous_response_id') continue
+    if (key === 'store' && value !== true) continue
+    if (key === 'safety_identifier' && wire.user === undefined) continue
+    extensions[key] = value
+  }
+  const text = wire.text
+  if (text) for (const key of Object.keys(text)) if (key !== 'format') extensions[`text.${key}`] = (text as Wire)[key]
+  if (requires.length > 0) extensions[REQUIRES_KEY] = requires
+  if (Object.keys(extensions).length > 0) request.extensions = { [FORMAT]: extensions }
+  return { value: request, warnings }
+}

@@ -1,0 +1,184 @@
+/**
+ * IR messages → Responses `input` items (responses-api.md §3, §9.1–§9.4). Leading system messages become
+ * `instructions`; an assistant turn becomes its items in order (reasoning, message, function_call); a tool turn one
+ * `function_call_output` per result. Another provider's reasoning travels in `encrypted_content` envelopes; OpenAI's
+ * own reasoning items (decoded from a Responses body) go back verbatim.
+ */
+import type * as ir from '../../ir/index.js'
+import { encodeInputPart } from './content.js'
+import { attachableData, foreignData, sealEnvelope } from './reasoning.js'
+
+const FORMAT = 'responses'
+type Wire = Record<string, unknown>
+
+function own(providerData: ir.ProviderData | undefined): Wire | undefined {
+  return providerData?.[FORMAT]
+}
+
+function textContent(parts: ir.TextPart[]): string | Wire[] {
+  if (parts.length === 1) return (parts[0] as ir.TextPart).text
+  return parts.map((part) => ({ type: 'input_text', text: part.text }))
+}
+
+/** One reasoning item for a reasoning / redacted part; OpenAI's own reasoning item goes back as it came. */
+export function reasoningItem(part: ir.ReasoningPart | ir.RedactedReasoningPart, id?: string): Wire {
+  const verbatim = own(part.providerData)?.item as Wire | undefined
+  if (verbatim) return id === undefined ? { ...verbatim } : { ...verbatim, id }
+  const item: Wire = { type: 'reasoning' }
+  if (id !== undefined) item.id = id
+  const foreign = foreignData(part.providerData)
+  if (part.type === 'redacted-reasoning') {
+    item.summary = []
+    item.encrypted_content = sealEnvelope(
+      foreign ? { v: 1, k: 'redacted', data: part.data, pd: foreign } : { v: 1, k: 'redacted', data: part.data },
+    )
+    return item
+  }
+  item.summary = part.text === '' ? [] : [{ type: 'summary_text', text: part.text }]
+  if (foreign) item.encrypted_content = sealEnvelope({ v: 1, k: 'reasoning', text: part.text, pd: foreign })
+  return item
+}
+
+/** A reasoning item carrying provider data for a function call (`call`) or the next text part. */
+export function attachItem(pd: ir.ProviderData, call?: string, id?: string): Wire {
+  const item: Wire = { type: 'reasoning' }
+  if (id !== undefined) item.id = id
+  item.summary = []
+  item.encrypted_content = sealEnvelope(
+    call === undefined ? { v: 1, k: 'attach', pd } : { v: 1, k: 'attach', call, pd },
+  )
+  return item
+}
+
+/** A `function_call` (or `custom_tool_call`) item. */
+export function callItem(part: ir.ToolCallPart, id?: string, status?: string): Wire {
+  const custom = own(part.providerData)?.custom === true
+  const out: Wire = { type: custom ? 'custom_tool_call' : 'function_call' }
+  if (id !== undefined) out.id = id
+  if (status !== undefined) out.status = status
+  if (custom) {
+    let input: unknown
+    try {
+      input = (JSON.parse(part.arguments) as Wire).input
+    } catch {}
+    out.call_id = part.id
+    out.name = part.name
+    out.input = typeof input === 'string' ? input : part.arguments
+  } else {
+    out.arguments = part.arguments === '' ? '{}' : part.arguments
+    out.call_id = part.id
+    out.name = part.name
+  }
+  return out
+}
+
+function outputText(part: ir.TextPart | ir.RefusalPart): Wire {
+  if (part.type === 'refusal') return { type: 'refusal', refusal: part.text }
+  const annotations = own(part.providerData)?.annotations
+  return annotations ? { type: 'output_text', text: part.text, annotations } : { type: 'output_text', text: part.text }
+}
+
+function assistantItems(message: ir.AssistantMessage, path: string, out: Wire[], warnings: ir.Warning[]): void {
+  let current: Array<ir.TextPart | ir.RefusalPart> | undefined
+  const flush = () => {
+    if (!current) return
+    const parts = current.filter((part) => part.type === 'refusal' || part.text !== '')
+    if (parts.length > 0) out.push({ type: 'message', role: 'assistant', content: parts.map(outputText) })
+    current = undefined
+  }
+  for (let i = 0; i < message.content.length; i++) {
+    const part = message.content[i] as ir.AssistantPart
+    if (part.type === 'text' || part.type === 'refusal') {
+      // A Gemini signature on a text part: a carrier item just before the message that starts with that part.
+      const attach = part.type === 'text' ? attachableData(part.providerData) : undefined
+      if (attach) {
+        flush()
+        out.push(attachItem(attach))
+      }
+      current ??= []
+      current.push(part)
+      continue
+    }
+    flush()
+    if (part.type === 'reasoning' || part.type === 'redacted-reasoning') out.push(reasoningItem(part))
+    else if (part.type === 'tool-call') {
+      const attach = attachableData(part.providerData)
+      if (attach) out.push(attachItem(attach, part.id))
+      out.push(callItem(part))
+    } else
+      warnings.push({
+        type: 'dropped',
+        path: `${path}.content[${i}]`,
+        message: `assistant ${part.type} cannot be sent`,
+      })
+  }
+  flush()
+}
+
+function toolItems(message: ir.ToolMessage, path: string, out: Wire[], warnings: ir.Warning[]): void {
+  for (let i = 0; i < message.content.length; i++) {
+    const result = message.content[i] as ir.ToolResultPart
+    const custom = own(result.providerData)?.custom === true
+    let output: string | Wire[]
+    if (result.content.every((part) => part.type === 'text'))
+      output = result.content.map((part) => (part as ir.TextPart).text).join('')
+    else {
+      output = []
+      for (let j = 0; j < result.content.length; j++) {
+        const part = encodeInputPart(result.content[j] as ir.Part, `${path}.content[${i}].content[${j}]`, warnings)
+        if (part) output.push(part)
+      }
+    }
+    if (result.isError) {
+      const prefix = 'Error: '
+      if (typeof output === 'string') output = prefix + output
+      else output.unshift({ type: 'input_text', text: prefix })
+      warnings.push({
+        type: 'changed',
+        path: `${path}.content[${i}]`,
+        message: 'isError has no field: output prefixed with "Error: "',
+      })
+    }
+    out.push({ type: custom ? 'custom_tool_call_output' : 'function_call_output', call_id: result.toolCallId, output })
+  }
+}
+
+/** `instructions` (leading system prompts) and the `input` items. */
+export function encodeItems(messages: ir.Message[], warnings: ir.Warning[]): { instructions?: string; input: Wire[] } {
+  const input: Wire[] = []
+  let instructions: string | undefined
+  let leading = true
+  for (let m = 0; m < messages.length; m++) {
+    const message = messages[m] as ir.Message
+    const path = `messages[${m}]`
+    if (message.role === 'system') {
+      const text = message.content.map((part) => part.text).join('\n\n')
+      // Leading system prompts become `instructions` (joined); later ones stay in place, which Responses allows.
+      if (leading) {
+        instructions = instructions === undefined ? text : `${instructions}\n\n${text}`
+        continue
+      }
+      const developer = message.providerData?.['chat-completions']?.role === 'developer'
+      input.push({ role: developer ? 'developer' : 'system', content: textContent(message.content) })
+      continue
+    }
+    leading = false
+    if (message.role === 'user') {
+      let content: string | Wire[]
+      if (message.content.every((part) => part.type === 'text')) {
+        content = (message.content as ir.TextPart[]).map((part) => ({ type: 'input_text', text: part.text }))
+      } else {
+        content = []
+        for (let i = 0; i < message.content.length; i++) {
+          const part = encodeInputPart(message.content[i] as ir.Part, `${path}.content[${i}]`, warnings)
+          if (part) content.push(part)
+        }
+      }
+      input.push({ role: 'user', content })
+    } else if (message.role === 'assistant') assistantItems(message, path, input, warnings)
+    else toolItems(message, path, input, warnings)
+  }
+  const result: { instructions?: string; input: Wire[] } = { input }
+  if (instructions !== undefined) result.instructions = instructions
+  return result
+}

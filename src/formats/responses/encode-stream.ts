@@ -1,0 +1,309 @@
+/**
+ * IR stream events → Responses SSE (responses-api.md §6.3, §6.4, §9.7), a grammar every probed client accepts:
+ *
+ *     response.created  response.in_progress  item*  (response.completed | response.incomplete | response.failed)  [DONE]
+ *
+ * - Every item gets `output_item.added` (with its `id`, empty content / `summary: []` / `arguments: ""`) and
+ *   `output_item.done` (complete); `output_index` is dense in `added` order; every item-scoped event carries
+ *   `item_id`, and `sequence_number` increases by one per event.
+ * - Text: one message item per IR text block, `content_part.added` before the first delta. A block flagged as a
+ *   refusal (`providerData['chat-completions'].refusal`) streams as a `refusal` part.
+ * - Reasoning: a reasoning item whose text streams as `reasoning_summary_text` (one summary part); its
+ *   `encrypted_content` (the policy-3 envelope of another provider's signature) is written in `output_item.done`,
+ *   because Anthropic's signature arrives at the end of the block. A Gemini signature on a function call goes in a
+ *   reasoning item just before that call.
+ * - The terminal event's `response` has the same `id` as `response.created`, the full `output` and `usage` with
+ *   every integer field.
+ * - `error` → `event: error` (flat, with `sequence_number`), then `response.failed` with the output so far, then
+ *   `[DONE]`; codes Codex understands (errors.ts).
+ */
+import type * as ir from '../../ir/index.js'
+import type { EncodeStreamOptions, SseFrame } from '../format.js'
+import { attachItem, reasoningItem } from './encode-items.js'
+import { applyStatus, responseShell } from './encode-response.js'
+import { streamErrorCode, streamErrorMessage } from './errors.js'
+import { callOutputItem, itemIdMaker, messageItem, outputTextPart, responseIdOf } from './output-items.js'
+import { attachableData, mergeData } from './reasoning.js'
+import { type StreamStep, stepToTransformStream } from './step.js'
+import { encodeUsage } from './usage.js'
+
+type Wire = Record<string, unknown>
+
+interface OpenItem {
+  outputIndex: number
+  id: string
+  kind: 'text' | 'refusal' | 'reasoning' | 'tool-call'
+  part: ir.TextPart | ir.RefusalPart | ir.ReasoningPart | ir.RedactedReasoningPart | ir.ToolCallPart
+  /** Reasoning: whether the summary part was opened. */
+  summaryOpen?: boolean
+  /** Tool calls: whether the Gemini signature went out before the call. */
+  attached?: boolean
+}
+
+const isRefusal = (providerData: ir.ProviderData | undefined) => providerData?.['chat-completions']?.refusal === true
+
+export class ResponsesEncoder implements StreamStep<ir.StreamEvent, SseFrame> {
+  private started = false
+  private ended = false
+  private sequence = 0
+  private shell: Wire = {}
+  private nextId: (prefix: string) => string = itemIdMaker('')
+  private readonly open = new Map<number, OpenItem>()
+  /** Finished items by output index. */
+  private readonly done: Wire[] = []
+  private outputCount = 0
+  private usage: Partial<ir.Usage> = {}
+
+  push(event: ir.StreamEvent, out: SseFrame[]): void {
+    if (this.ended) return
+    if (event.type === 'ping') {
+      out.push({ comment: 'keepalive' })
+      return
+    }
+    if (event.type === 'message-start') {
+      if (!this.started) this.start(out, event)
+      if (event.usage) Object.assign(this.usage, event.usage)
+      return
+    }
+    if (!this.started) this.start(out, undefined)
+    switch (event.type) {
+      case 'text-start': {
+        const refusal = isRefusal(event.providerData)
+        const part: ir.TextPart | ir.RefusalPart = { type: refusal ? 'refusal' : 'text', text: '' }
+        if (event.providerData) part.providerData = event.providerData
+        const attach = attachableData(event.providerData)
+        if (attach) this.standalone(out, attachItem(attach, undefined, this.nextId('rs')))
+        const item = this.openItem(out, event.index, refusal ? 'refusal' : 'text', part, 'msg')
+        const message = messageItem(item.id, [], 'in_progress')
+        this.emit(out, 'response.output_item.added', { output_index: item.outputIndex, item: message })
+        const empty = refusal ? { type: 'refusal', refusal: '' } : outputTextPart({ type: 'text', text: '' })
+        this.emit(out, 'response.content_part.added', {
+          item_id: item.id,
+          output_index: item.outputIndex,
+          content_index: 0,
+          part: empty,
+        })
+        return
+      }
+      case 'text-delta': {
+        const item = this.open.get(event.index)
+        if (!item || (item.kind !== 'text' && item.kind !== 'refusal')) return
+        item.part.providerData = mergeData(item.part.providerData, event.providerData)
+        if (event.text === '') return
+        ;(item.part as ir.TextPart).text += event.text
+        const base = { item_id: item.id, output_index: item.outputIndex, content_index: 0, delta: event.text }
+        if (item.kind === 'refusal') this.emit(out, 'response.refusal.delta', base)
+        else this.emit(out, 'response.output_text.delta', { ...base, logprobs: [] })
+        return
+      }
+      case 'reasoning-start': {
+        const part: ir.ReasoningPart | ir.RedactedReasoningPart =
+          event.redactedData === undefined
+            ? { type: 'reasoning', text: '' }
+            : { type: 'redacted-reasoning', data: event.redactedData }
+        if (event.providerData) part.providerData = event.providerData
+        const item = this.openItem(out, event.index, 'reasoning', part, 'rs')
+        this.emit(out, 'response.output_item.added', {
+          output_index: item.outputIndex,
+          item: { id: item.id, type: 'reasoning', summary: [] },
+        })
+        return
+      }
+      case 'reasoning-delta': {
+        const item = this.open.get(event.index)
+        if (item?.part.type !== 'reasoning') return
+        item.part.providerData = mergeData(item.part.providerData, event.providerData)
+        if (event.text === '') return
+        const scope = { item_id: item.id, output_index: item.outputIndex, summary_index: 0 }
+        if (!item.summaryOpen) {
+          item.summaryOpen = true
+          this.emit(out, 'response.reasoning_summary_part.added', {
+            ...scope,
+            part: { type: 'summary_text', text: '' },
+          })
+        }
+        item.part.text += event.text
+        this.emit(out, 'response.reasoning_summary_text.delta', { ...scope, delta: event.text })
+        return
+      }
+      case 'tool-call-start': {
+        const part: ir.ToolCallPart = { type: 'tool-call', id: event.id, name: event.name, arguments: '' }
+        if (event.providerData) part.providerData = event.providerData
+        const attach = attachableData(event.providerData)
+        if (attach) this.standalone(out, attachItem(attach, event.id, this.nextId('rs')))
+        const item = this.openItem(out, event.index, 'tool-call', part, 'fc')
+        item.attached = attach !== undefined
+        const added = callOutputItem(part, item.id, 'in_progress')
+        if (added.type === 'function_call') added.arguments = ''
+        else added.input = ''
+        this.emit(out, 'response.output_item.added', { output_index: item.outputIndex, item: added })
+        return
+      }
+      case 'tool-call-delta': {
+        const item = this.open.get(event.index)
+        if (item?.part.type !== 'tool-call') return
+        item.part.providerData = mergeData(item.part.providerData, event.providerData)
+        if (event.argumentsDelta === '') return
+        item.part.arguments += event.argumentsDelta
+        // Custom tool input is not JSON: it is written whole at the end.
+        if (item.part.providerData?.responses?.custom === true) return
+        this.emit(out, 'response.function_call_arguments.delta', {
+          item_id: item.id,
+          output_index: item.outputIndex,
+          delta: event.argumentsDelta,
+        })
+        return
+      }
+      case 'text-end':
+      case 'reasoning-end':
+      case 'tool-call-end': {
+        const item = this.open.get(event.index)
+        if (!item) return
+        item.part.providerData = mergeData(item.part.providerData, event.providerData)
+        this.close(out, event.index, item)
+        return
+      }
+      case 'usage':
+        Object.assign(this.usage, event.usage)
+        return
+      case 'finish':
+        if (event.usage) Object.assign(this.usage, event.usage)
+        this.finish(out, event.finishReason)
+        return
+      case 'error':
+        this.fail(out, event.error)
+        return
+    }
+  }
+
+  end(out: SseFrame[]): void {
+    if (this.ended) return
+    if (!this.started) this.start(out, undefined)
+    this.finish(out, { unified: 'stop' })
+  }
+
+  private emit(out: SseFrame[], type: string, payload: Wire): void {
+    out.push({ event: type, data: JSON.stringify({ type, sequence_number: this.sequence++, ...payload }) })
+  }
+
+  private start(out: SseFrame[], event: ir.MessageStartEvent | undefined): void {
+    this.started = true
+    const id = responseIdOf(event?.id || '')
+    this.nextId = itemIdMaker(id)
+    this.shell = responseShell(id, event?.model ?? '', event?.created ?? Math.floor(Date.now() / 1000))
+    this.emit(out, 'response.created', { response: { ...this.shell } })
+    this.emit(out, 'response.in_progress', { response: { ...this.shell } })
+  }
+
+  private openItem(
+    out: SseFrame[],
+    index: number,
+    kind: OpenItem['kind'],
+    part: OpenItem['part'],
+    prefix: string,
+  ): OpenItem {
+    const previous = this.open.get(index)
+    if (previous) this.close(out, index, previous)
+    const item: OpenItem = { outputIndex: this.outputCount++, id: this.nextId(prefix), kind, part }
+    this.open.set(index, item)
+    return item
+  }
+
+  /** An item with no body (a signature carrier): added and done at once. */
+  private standalone(out: SseFrame[], item: Wire): void {
+    const outputIndex = this.outputCount++
+    this.emit(out, 'response.output_item.added', {
+      output_index: outputIndex,
+      item: { id: item.id, type: 'reasoning', summary: [] },
+    })
+    this.emit(out, 'response.output_item.done', { output_index: outputIndex, item })
+    this.done[outputIndex] = item
+  }
+
+  private close(out: SseFrame[], index: number, item: OpenItem): void {
+    this.open.delete(index)
+    const scope = { item_id: item.id, output_index: item.outputIndex }
+    const part = item.part
+    let complete: Wire
+    if (part.type === 'text' || part.type === 'refusal') {
+      const wirePart = outputTextPart(part)
+      if (part.type === 'refusal')
+        this.emit(out, 'response.refusal.done', { ...scope, content_index: 0, refusal: part.text })
+      else this.emit(out, 'response.output_text.done', { ...scope, content_index: 0, text: part.text, logprobs: [] })
+      this.emit(out, 'response.content_part.done', { ...scope, content_index: 0, part: wirePart })
+      complete = messageItem(item.id, [part], 'completed')
+      complete.id = item.id
+    } else if (part.type === 'tool-call') {
+      complete = callOutputItem(part, item.id, 'completed')
+      complete.id = item.id
+      if (complete.type === 'custom_tool_call')
+        this.emit(out, 'response.custom_tool_call_input.done', { ...scope, input: complete.input })
+      else this.emit(out, 'response.function_call_arguments.done', { ...scope, arguments: complete.arguments })
+    } else {
+      if (item.summaryOpen && part.type === 'reasoning') {
+        const summary = { ...scope, summary_index: 0 }
+        this.emit(out, 'response.reasoning_summary_text.done', { ...summary, text: part.text })
+        this.emit(out, 'response.reasoning_summary_part.done', {
+          ...summary,
+          part: { type: 'summary_text', text: part.text },
+        })
+      }
+      complete = reasoningItem(part, item.id)
+      complete.id = item.id
+    }
+    this.emit(out, 'response.output_item.done', { output_index: item.outputIndex, item: complete })
+    this.done[item.outputIndex] = complete
+    // A Gemini signature that arrived only at the end of a call still travels (after the call).
+    if (part.type === 'tool-call' && !item.attached) {
+      const attach = attachableData(part.providerData)
+      if (attach) this.standalone(out, attachItem(attach, part.id, this.nextId('rs')))
+    }
+  }
+
+  private closeAll(out: SseFrame[]): void {
+    for (const [index, item] of [...this.open.entries()].sort((a, b) => a[1].outputIndex - b[1].outputIndex))
+      this.close(out, index, item)
+  }
+
+  private finish(out: SseFrame[], reason: ir.FinishReason): void {
+    this.closeAll(out)
+    const response: Wire = { ...this.shell }
+    applyStatus(response, reason, Math.floor(Date.now() / 1000))
+    response.output = this.done.filter(Boolean)
+    response.usage = encodeUsage(this.usage)
+    const type =
+      response.status === 'incomplete'
+        ? 'response.incomplete'
+        : response.status === 'failed'
+          ? 'response.failed'
+          : 'response.completed'
+    this.emit(out, type, { response })
+    out.push({ data: '[DONE]' })
+    this.ended = true
+  }
+
+  private fail(out: SseFrame[], error: ir.ErrorInfo): void {
+    this.closeAll(out)
+    const code = streamErrorCode(error)
+    const message = streamErrorMessage(error)
+    this.emit(out, 'error', { code, message, param: error.param ?? null })
+    const response: Wire = {
+      ...this.shell,
+      status: 'failed',
+      error: { code, message },
+      output: this.done.filter(Boolean),
+    }
+    response.usage = encodeUsage(this.usage)
+    this.emit(out, 'response.failed', { response })
+    out.push({ data: '[DONE]' })
+    this.ended = true
+  }
+}
+
+export function encodeStreamStep(_options?: EncodeStreamOptions): StreamStep<ir.StreamEvent, SseFrame> {
+  return new ResponsesEncoder()
+}
+
+export function createEncodeStream(options?: EncodeStreamOptions): TransformStream<ir.StreamEvent, SseFrame> {
+  return stepToTransformStream(encodeStreamStep(options))
+}

@@ -1,0 +1,28 @@
+import type { Format } from '../format.js'
+import { decodeRequest } from './decode-request.js'
+import { decodeResponse } from './decode-response.js'
+import { createDecodeStream } from './decode-stream.js'
+import { encodeRequest } from './encode-request.js'
+import { encodeResponse } from './encode-response.js'
+import { createEncodeStream } from './encode-stream.js'
+import { decodeError, encodeError, encodeStreamError } from './errors.js'
+import { encodeModelList } from './models.js'
+import { encodeTokenCount, matchRoute, upstreamTarget } from './routes.js'
+
+/** The OpenAI Responses API (`POST /v1/responses`) wire format. */
+export const responses: Format = {
+  id: 'responses',
+  matchRoute,
+  upstreamTarget,
+  decodeRequest,
+  encodeRequest,
+  decodeResponse,
+  encodeResponse,
+  createDecodeStream,
+  createEncodeStream,
+  decodeError,
+  encodeError,
+  encodeStreamError,
+  encodeTokenCount,
+  encodeModelList,
+}

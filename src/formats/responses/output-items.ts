@@ -1,0 +1,81 @@
+/**
+ * IR assistant parts → Responses output items, with the minimum shapes every probed client accepts
+ * (responses-api.md §5.2): messages with `id`, `role`, `status` and `annotations: []` on every `output_text`;
+ * function calls with `id` (`fc_…`), `call_id`, `status`; reasoning with `id` and `summary` (possibly `[]`).
+ * Shared by the JSON encoder and the stream encoder (whose terminal event needs the full output).
+ */
+import type * as ir from '../../ir/index.js'
+import { attachItem, callItem, reasoningItem } from './encode-items.js'
+import { attachableData } from './reasoning.js'
+
+const FORMAT = 'responses'
+type Wire = Record<string, unknown>
+
+/** Item ids: `<prefix>_<response id without its prefix><n>`, unique within a response. */
+export function itemIdMaker(responseId: string): (prefix: string) => string {
+  const stem = responseId.replace(/^resp_/, '').replace(/[^a-zA-Z0-9]/g, '')
+  let n = 0
+  return (prefix) => `${prefix}_${stem}${n++}`
+}
+
+/** The `resp_…` id of a response, from whatever id the upstream gave. */
+export function responseIdOf(id: string): string {
+  if (id.startsWith('resp_')) return id
+  const stem = id.replace(/[^a-zA-Z0-9]/g, '')
+  return `resp_${stem || crypto.randomUUID().replace(/-/g, '')}`
+}
+
+export function outputTextPart(part: ir.TextPart | ir.RefusalPart): Wire {
+  if (part.type === 'refusal') return { type: 'refusal', refusal: part.text }
+  const annotations = part.providerData?.[FORMAT]?.annotations ?? []
+  return { type: 'output_text', annotations, logprobs: [], text: part.text }
+}
+
+export function messageItem(id: string, parts: Array<ir.TextPart | ir.RefusalPart>, status: string): Wire {
+  return { id, type: 'message', status, role: 'assistant', content: parts.map(outputTextPart) }
+}
+
+export function callOutputItem(part: ir.ToolCallPart, id: string, status: string): Wire {
+  return callItem(part, id, status)
+}
+
+/** The `output` array of a response. */
+export function outputItems(
+  parts: readonly ir.AssistantPart[],
+  nextId: (prefix: string) => string,
+  warnings: ir.Warning[],
+): Wire[] {
+  const out: Wire[] = []
+  let texts: Array<ir.TextPart | ir.RefusalPart> = []
+  const flush = () => {
+    if (texts.length > 0) out.push(messageItem(nextId('msg'), texts, 'completed'))
+    texts = []
+  }
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i] as ir.AssistantPart
+    if (part.type === 'text' || part.type === 'refusal') {
+      const attach = part.type === 'text' ? attachableData(part.providerData) : undefined
+      if (attach) {
+        flush()
+        out.push(attachItem(attach, undefined, nextId('rs')))
+      }
+      texts.push(part)
+      continue
+    }
+    flush()
+    if (part.type === 'reasoning' || part.type === 'redacted-reasoning') out.push(reasoningItem(part, nextId('rs')))
+    else if (part.type === 'tool-call') {
+      const attach = attachableData(part.providerData)
+      if (attach) out.push(attachItem(attach, part.id, nextId('rs')))
+      out.push(callOutputItem(part, nextId('fc'), 'completed'))
+    } else {
+      warnings.push({
+        type: 'dropped',
+        path: `content[${i}]`,
+        message: `assistant ${part.type} output has no Responses item`,
+      })
+    }
+  }
+  flush()
+  return out
+}
