@@ -5,7 +5,16 @@
  */
 import { describe, expect, it } from 'vitest'
 import type { FormatId } from '../src/ir/index.js'
-import { formatIds, type Json, parseSse, post, stack, wireRequest } from './gateway-helpers.js'
+import {
+  failingUpstream,
+  formatIds,
+  geminiChunk,
+  type Json,
+  parseSse,
+  post,
+  stack,
+  wireRequest,
+} from './gateway-helpers.js'
 
 const unauthorized: Record<FormatId, (body: Json) => void> = {
   'chat-completions': (body) =>
@@ -131,18 +140,7 @@ describe('upstream statuses are kept and bodies re-encoded', () => {
 })
 
 describe('mid-stream upstream failure → in-stream error, then a clean end', () => {
-  const failing = (chunk: string) => async () =>
-    new Response(
-      new ReadableStream({
-        start(controller) {
-          controller.enqueue(new TextEncoder().encode(chunk))
-          setTimeout(() => controller.error(new Error('connection reset')), 5)
-        },
-      }),
-      { headers: { 'content-type': 'text/event-stream' } },
-    )
-  const geminiChunk =
-    'data: {"candidates":[{"content":{"role":"model","parts":[{"text":"Partial"}]},"index":0}],"responseId":"r1"}\n\n'
+  const failing = failingUpstream
 
   it('chat-completions client, content-generation upstream: data {"error"} after the partial text', async () => {
     const { gateway } = stack({}, failing(geminiChunk))

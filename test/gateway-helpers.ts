@@ -252,3 +252,19 @@ export function stack(extra: Partial<GatewayOptions> = {}, upstreamHandler?: (re
 
 export const pngBase64 =
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8/5+hHgAHggJ/PchI7wAAAABJRU5ErkJggg=='
+
+/** An upstream that sends `chunk` and then fails (connection reset) mid-stream. */
+export const failingUpstream = (chunk: string) => async () =>
+  new Response(
+    new ReadableStream({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode(chunk))
+        setTimeout(() => controller.error(new Error('connection reset')), 5)
+      },
+    }),
+    { headers: { 'content-type': 'text/event-stream' } },
+  )
+
+/** A Gemini stream chunk with partial text. */
+export const geminiChunk =
+  'data: {"candidates":[{"content":{"role":"model","parts":[{"text":"Partial"}]},"index":0}],"responseId":"r1"}\n\n'

@@ -1,0 +1,133 @@
+/**
+ * The Responses format through the gateway (issue 13): stateless refusals in the client's format (also on the mock
+ * model), hosted tools refused for other upstreams and passed through to a Responses upstream, errors before the
+ * first byte as HTTP errors and after it as `error` + `response.failed` with codes Codex understands, token counts.
+ */
+import { describe, expect, it } from 'vitest'
+import { createGateway } from '../src/gateway/create-gateway.js'
+import { failingUpstream, geminiChunk, type Json, parseSse, post, stack, wireRequest } from './gateway-helpers.js'
+
+const path = '/v1/responses'
+
+describe('state: stateless by default', () => {
+  it.each(['via-messages', 'via-chat-completions'])(
+    'previous_response_id → 400 previous_response_not_found (%s), nothing sent upstream',
+    async (model) => {
+      const { gateway, calls } = stack()
+      const body = { model, previous_response_id: 'resp_prev', input: 'and then?' }
+      const response = await gateway.fetch(post('responses', path, body))
+      expect(response.status).toBe(400)
+      const json = (await response.json()) as Json
+      expect(json.error).toMatchObject({
+        type: 'invalid_request_error',
+        code: 'previous_response_not_found',
+        param: 'previous_response_id',
+      })
+      expect(calls).toEqual([])
+    },
+  )
+
+  it('the mock model refuses previous_response_id and item_reference too', async () => {
+    const gateway = createGateway()
+    const previous = await gateway.fetch(
+      post('responses', path, { model: 'm', previous_response_id: 'resp_x', input: 'hi' }),
+    )
+    expect(previous.status).toBe(400)
+    expect(((await previous.json()) as Json).error.code).toBe('previous_response_not_found')
+    const reference = await gateway.fetch(
+      post('responses', path, {
+        model: 'm',
+        input: [
+          { role: 'user', content: 'hi' },
+          { type: 'item_reference', id: 'msg_1' },
+        ],
+      }),
+    )
+    expect(reference.status).toBe(400)
+    const error = ((await reference.json()) as Json).error
+    expect(error.param).toBe('input[1]')
+    expect(error.message).toContain('store: false')
+  })
+
+  it('a Responses upstream gets previous_response_id as sent (passthrough)', async () => {
+    const { gateway, calls } = stack({}, async () => Response.json({ id: 'resp_1', object: 'response', output: [] }))
+    const body = { model: 'via-responses', previous_response_id: 'resp_prev', input: 'hi' }
+    expect((await gateway.fetch(post('responses', path, body))).status).toBe(200)
+    expect(JSON.parse(calls[0]?.body ?? '{}')).toMatchObject({
+      previous_response_id: 'resp_prev',
+      model: 'upstream-model',
+    })
+    expect(calls[0]?.url).toBe('http://upstream.test/v1/responses')
+  })
+})
+
+describe('hosted tools', () => {
+  const body = (model: string) => ({ model, input: 'news?', tools: [{ type: 'web_search' }] })
+
+  it('→ 400 naming tools[0] for a messages upstream', async () => {
+    const { gateway, calls } = stack()
+    const response = await gateway.fetch(post('responses', path, body('via-messages')))
+    expect(response.status).toBe(400)
+    const error = ((await response.json()) as Json).error
+    expect(error.param).toBe('tools[0]')
+    expect(error.message).toContain('web_search')
+    expect(calls).toEqual([])
+  })
+
+  it('pass through to a Responses upstream', async () => {
+    const { gateway, calls } = stack({}, async () => Response.json({ id: 'resp_1', object: 'response', output: [] }))
+    expect((await gateway.fetch(post('responses', path, body('via-responses')))).status).toBe(200)
+    expect(JSON.parse(calls[0]?.body ?? '{}').tools).toEqual([{ type: 'web_search' }])
+  })
+})
+
+describe('errors', () => {
+  it('an upstream 400 before the first byte is an HTTP 400 in the Responses shape', async () => {
+    const { gateway } = stack(
+      {},
+      async () =>
+        new Response(
+          JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message: 'bad schema' } }),
+          {
+            status: 400,
+            headers: { 'content-type': 'application/json' },
+          },
+        ),
+    )
+    const { body } = wireRequest('responses', 'via-messages', { stream: true })
+    const response = await gateway.fetch(post('responses', path, body))
+    expect(response.status).toBe(400)
+    expect(((await response.json()) as Json).error).toMatchObject({
+      message: 'bad schema',
+      type: 'invalid_request_error',
+    })
+  })
+
+  it('a failure after the first byte → event: error, then response.failed with the output so far, then [DONE]', async () => {
+    const { gateway } = stack({}, failingUpstream(geminiChunk))
+    const { body } = wireRequest('responses', 'via-content-generation', { stream: true })
+    const response = await gateway.fetch(post('responses', path, body))
+    expect(response.status).toBe(200)
+    const events = parseSse(await response.text())
+    const types = events.map((e) => (e.data === '[DONE]' ? '[DONE]' : e.data.type))
+    expect(types.slice(0, 2)).toEqual(['response.created', 'response.in_progress'])
+    expect(types.slice(-3)).toEqual(['error', 'response.failed', '[DONE]'])
+    const failed = events.at(-2)?.data as Json
+    expect(failed.response.error.code).toBe('server_error')
+    expect(failed.response.output[0].content[0].text).toBe('Partial')
+    const sequence = events.filter((e) => e.data !== '[DONE]').map((e) => e.data.sequence_number)
+    expect(sequence).toEqual(sequence.map((_, i) => i))
+  })
+})
+
+describe('token counting', () => {
+  it('POST /v1/responses/input_tokens → an estimate in the Responses shape', async () => {
+    const { gateway } = stack()
+    const response = await gateway.fetch(
+      post('responses', '/v1/responses/input_tokens', { model: 'via-messages', input: 'x'.repeat(40) }),
+    )
+    expect(response.status).toBe(200)
+    expect(await response.json()).toEqual({ object: 'response.input_tokens', input_tokens: 10 })
+    expect(response.headers.get('x-interlingua-token-count')).toBe('estimate')
+  })
+})
