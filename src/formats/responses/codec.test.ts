@@ -10,7 +10,8 @@ import type * as ir from '../../ir/index.js'
 import { responses } from './index.js'
 import { openEnvelope, sealEnvelope } from './reasoning.js'
 
-type Json = Record<string, any> // biome-ignore lint/suspicious/noExplicitAny: wire bodies in assertions
+// biome-ignore lint/suspicious/noExplicitAny: wire bodies are navigated freely in assertions
+type Json = Record<string, any>
 
 function refusal(body: unknown, to: ir.FormatId): InterlinguaError {
   try {
