@@ -20,10 +20,11 @@ import { extractKey, keyMatches } from './auth.js'
 import { type BodyHooks, readBodyText, wrapBody } from './body.js'
 import { estimateInputTokens } from './count-tokens.js'
 import { errorInfo, errorResponse, toErrorInfo } from './errors.js'
-import { forward } from './forward.js'
+import { type ForwardInput, forward } from './forward.js'
 import { createMediaFetcher } from './media.js'
 import { createMockModel } from './mock-model.js'
 import type { GatewayOptions, GatewayRequestEvent, GatewayResponseEvent } from './options.js'
+import { createReasoningStore } from './reasoning-store.js'
 import { guessClientFormat, listedModels, resolveModel, validateOptions } from './routing.js'
 import { warningsHeader } from './warnings.js'
 
@@ -65,6 +66,13 @@ export interface Exchange {
 
 const defaultMaxBodyBytes = 32 * 1024 * 1024
 
+/** FNV-1a of a client key: a map scope that does not keep the key itself. */
+function scopeOf(key: string): string {
+  let h = 0x811c9dc5
+  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193)
+  return (h >>> 0).toString(36) + key.length.toString(36)
+}
+
 function randomId(): string {
   return crypto.randomUUID().replace(/-/g, '')
 }
@@ -94,6 +102,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
   const doFetch: typeof fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init))
   const fetchMedia = createMediaFetcher(options.media, doFetch)
   const mock = createMockModel()
+  const reasoningStore = options.reasoningStore === false ? undefined : createReasoningStore(options.reasoningStore)
   const maxBodyBytes = options.maxBodyBytes ?? defaultMaxBodyBytes
   const authRequired = (options.apiKeys?.length ?? 0) > 0 || options.authenticate !== undefined
 
@@ -205,7 +214,13 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
       }
       return respondWithResponse(mock.generate(request), format, respond, exchange.headers)
     }
-    return forward(exchange, { body, decoded, resolved, onWarning, options, doFetch, fetchMedia })
+    const input: ForwardInput = { body, decoded, resolved, onWarning, options, doFetch, fetchMedia }
+    if (reasoningStore) {
+      // Scoped by the client's key (hashed), so one caller's reasoning is never put on another's turn.
+      const key = extractKey(exchange.request.headers, new URL(exchange.request.url)) ?? ''
+      input.reasoning = { store: reasoningStore, scope: scopeOf(key) }
+    }
+    return forward(exchange, input)
   }
 
   async function handle(request: Request): Promise<Response> {

@@ -14,6 +14,7 @@ import type { Exchange } from './create-gateway.js'
 import { errorInfo, errorResponse } from './errors.js'
 import type { MediaFetcher } from './media.js'
 import type { GatewayOptions } from './options.js'
+import type { ReasoningStore } from './reasoning-store.js'
 import { type ResolvedModel, upstreamConfig } from './routing.js'
 
 export interface ForwardInput {
@@ -24,6 +25,8 @@ export interface ForwardInput {
   options: GatewayOptions
   doFetch: typeof fetch
   fetchMedia: MediaFetcher
+  /** Chat-completions clients' reasoning kept by tool-call id, and the caller's scope in it (policy 3). */
+  reasoning?: { store: ReasoningStore; scope: string }
 }
 
 const defaultTimeoutMs = 600_000
@@ -39,6 +42,9 @@ export async function forward(exchange: Exchange, input: ForwardInput): Promise<
   const { options, resolved } = input
   const to = resolved.upstream.format as FormatId
   const sameFormat = to === format.id
+  // A chat-completions client may have dropped the reasoning carrier: put back what the gateway kept (policy 3).
+  const reasoning = !sameFormat && format.id === 'chat-completions' ? input.reasoning : undefined
+  reasoning?.store.restore(reasoning.scope, input.decoded.value.messages)
   const buildInput: UpstreamRequestInput = {
     from: format.id,
     to,
@@ -115,6 +121,7 @@ export async function forward(exchange: Exchange, input: ForwardInput): Promise<
       exchange.error = error.code
     },
   }
+  if (reasoning) translate.onAssistant = (parts) => reasoning.store.remember(reasoning.scope, parts)
   if (event.model !== undefined) translate.model = event.model
   try {
     const response = await translateResponse(upstreamResponse, translate)

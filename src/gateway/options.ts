@@ -1,6 +1,7 @@
 /** The gateway's options (issue 4). Every field is optional: `createGateway()` serves the embedded mock model. */
 import type { FormatId } from '../formats/format.js'
 import type * as ir from '../ir/index.js'
+import type { ReasoningStoreOptions } from './reasoning-store.js'
 
 /**
  * An upstream service. `format: 'mock'` is the embedded mock model (no key, no network); every other format needs
@@ -105,4 +106,10 @@ export interface GatewayOptions {
   media?: MediaOptions
   /** A path prefix the gateway is mounted under (routes also match by suffix). @defaultValue `''` */
   basePath?: string
+  /**
+   * Reasoning continuity for chat-completions clients that drop `reasoning_details` (Vercel AI SDK, LangChain,
+   * Agents SDK): the reasoning of each answer that called tools is kept in memory, per client key, by tool-call id,
+   * and put back on the next turn (policy 3). `false` turns it off. @defaultValue `{ maxEntries: 10000, ttlMs: 3600000 }`
+   */
+  reasoningStore?: ReasoningStoreOptions | false
 }

@@ -1,6 +1,7 @@
 /** Stream plumbing shared by `translateResponse` and the gateway: SSE bytes ⇄ IR events in a given format. */
 import type { Format } from '../formats/format.js'
 import type * as ir from '../ir/index.js'
+import { createSnapshot, finalizeSnapshot, foldEvent } from '../stream/accumulate.js'
 import { createSseDecodeStream } from '../stream/sse-decode.js'
 import { createSseEncodeStream, SSE_HEADERS } from '../stream/sse-encode.js'
 
@@ -96,11 +97,22 @@ export async function peekForError(
 }
 
 /** Calls `onUsage` with the final usage of a stream of events, and `onError` with an error event, passing all through. */
-export function tapEvents(hooks: { onUsage?: (usage: ir.Usage) => void; onError?: (error: ir.ErrorInfo) => void }) {
+export function tapEvents(hooks: {
+  onUsage?: (usage: ir.Usage) => void
+  onError?: (error: ir.ErrorInfo) => void
+  onAssistant?: (parts: ir.AssistantPart[]) => void
+}) {
+  const snapshot = hooks.onAssistant ? createSnapshot() : undefined
   return new TransformStream<ir.StreamEvent, ir.StreamEvent>({
     transform(event, controller) {
-      if (event.type === 'finish' && event.usage) hooks.onUsage?.(event.usage)
-      else if (event.type === 'error') hooks.onError?.(event.error)
+      if (event.type === 'finish') {
+        if (event.usage) hooks.onUsage?.(event.usage)
+        if (snapshot) {
+          foldEvent(snapshot, event)
+          hooks.onAssistant?.(finalizeSnapshot(snapshot).content)
+        }
+      } else if (event.type === 'error') hooks.onError?.(event.error)
+      else if (snapshot) foldEvent(snapshot, event)
       controller.enqueue(event)
     },
   })

@@ -33,6 +33,8 @@ export interface TranslateResponseOptions {
   onUsage?: (usage: ir.Usage) => void
   /** Receives an error the answer carries (an HTTP error, or an in-stream error after the first byte). */
   onError?: (error: ir.ErrorInfo) => void
+  /** Receives the assistant's parts once the answer is complete (streams are folded only when this is set). */
+  onAssistant?: (parts: ir.AssistantPart[]) => void
 }
 
 const dropHeaders = ['content-length', 'content-encoding', 'transfer-encoding', 'connection', 'keep-alive']
@@ -118,7 +120,7 @@ export async function respondWithEvents(
       options.onError?.(info)
       return errorInfoResponse(target, info, headers)
     }
-    return respondWithResponse(response, target, { ...options, onUsage: undefined }, headers)
+    return respondWithResponse(response, target, { ...options, onUsage: undefined, onAssistant: undefined }, headers)
   }
   const encoded = encodeEvents(tapped, target, options)
   for (const [name, value] of encoded.headers) headers.set(name, value)
@@ -139,6 +141,7 @@ export function respondWithResponse(
     return respondWithEvents(createResponseEventStream(response), target, options, headers)
   }
   if (response.usage) options.onUsage?.(response.usage)
+  options.onAssistant?.(response.content)
   const encoded = target.encodeResponse(response)
   reportWarnings([...warnings, ...encoded.warnings], { strict: false, onWarning: options.onWarning, to: target.id })
   headers.set('content-type', 'application/json')
