@@ -32,10 +32,11 @@ export const upstreamModels = {
   'chat-completions': 'via-chat-completions',
   messages: 'via-messages',
   'content-generation': 'via-content-generation',
+  responses: 'via-responses',
 } as const
 
 /**
- * One mock-model gateway plays every upstream (it speaks all three formats, so it is a faithful local upstream of
+ * One mock-model gateway plays every upstream (it speaks all four formats, so it is a faithful local upstream of
  * each); the gateway under test routes each public model to it in one format, with its own upstream key.
  */
 export async function startStack(
@@ -57,11 +58,13 @@ export async function startStack(
       openai: { format: 'chat-completions', baseURL: `${upstream.url}/v1`, apiKey: 'upstream-openai-key' },
       anthropic: { format: 'messages', baseURL: upstream.url, apiKey: 'upstream-anthropic-key' },
       gemini: { format: 'content-generation', baseURL: upstream.url, apiKey: 'upstream-gemini-key' },
+      'openai-responses': { format: 'responses', baseURL: `${upstream.url}/v1`, apiKey: 'upstream-responses-key' },
     },
     models: {
       [upstreamModels['chat-completions']]: { upstream: 'openai', model: 'mock-upstream-model' },
       [upstreamModels.messages]: { upstream: 'anthropic', model: 'mock-upstream-model' },
       [upstreamModels['content-generation']]: { upstream: 'gemini', model: 'mock-upstream-model' },
+      [upstreamModels.responses]: { upstream: 'openai-responses', model: 'mock-upstream-model' },
     },
     apiKeys: ['client-key'],
     ...extra,

@@ -7,8 +7,9 @@ import { describe, expect, it } from 'vitest'
 import { convertRequest, convertResponse } from '../../convert.js'
 import { InterlinguaError } from '../../errors.js'
 import type * as ir from '../../ir/index.js'
+import { wrapEnvelope } from '../../shared/reasoning-envelope.js'
 import { responses } from './index.js'
-import { openEnvelope, sealEnvelope } from './reasoning.js'
+import { readEnvelope } from './reasoning.js'
 
 // biome-ignore lint/suspicious/noExplicitAny: wire bodies are navigated freely in assertions
 type Json = Record<string, any>
@@ -200,7 +201,7 @@ describe('reasoning round trips through a Responses client', () => {
     const answer = convertResponse(anthropic, { from: 'messages', to: 'responses' }) as Json
     const [thinking, redacted, call] = answer.output
     expect(thinking).toMatchObject({ type: 'reasoning', summary: [{ type: 'summary_text', text: 'Let me think.' }] })
-    expect(thinking.encrypted_content).toMatch(/^il1:/)
+    expect(thinking.encrypted_content).toMatch(/^il1\./)
     expect(redacted).toMatchObject({ type: 'reasoning', summary: [] })
     expect(call).toMatchObject({
       type: 'function_call',
@@ -242,9 +243,9 @@ describe('reasoning round trips through a Responses client', () => {
     }
     const answer = convertResponse(gemini, { from: 'content-generation', to: 'responses' }) as Json
     expect(answer.output.map((item: Json) => item.type)).toEqual(['reasoning', 'function_call'])
-    expect(openEnvelope(answer.output[0].encrypted_content)).toMatchObject({
-      k: 'attach',
-      call: answer.output[1].call_id,
+    expect(readEnvelope(answer.output[0])).toEqual({
+      kind: 'attach',
+      providerData: { 'content-generation': { thoughtSignature: 'GEMINI_SIG' } },
     })
     const [carrier, call] = answer.output
     const next = {
@@ -291,11 +292,16 @@ describe('reasoning round trips through a Responses client', () => {
     })
   })
 
-  it('a damaged or foreign il1: blob is not mistaken for an envelope', () => {
-    expect(openEnvelope('il1:not-base64!!')).toBeUndefined()
-    expect(openEnvelope('gAAAA')).toBeUndefined()
-    const sealed = sealEnvelope({ v: 1, k: 'reasoning', text: 'é ✓', pd: { messages: { signature: 's' } } })
-    expect(openEnvelope(sealed)).toEqual({ v: 1, k: 'reasoning', text: 'é ✓', pd: { messages: { signature: 's' } } })
+  it('a damaged envelope or a foreign blob is never mistaken for ours', () => {
+    expect(readEnvelope({ summary: [], encrypted_content: 'il1.not-base64!!' })).toBeUndefined()
+    expect(readEnvelope({ summary: [], encrypted_content: 'gAAAA' })).toBeUndefined()
+    const sealed = wrapEnvelope({ providerData: { messages: { signature: 's' } } })
+    expect(readEnvelope({ summary: [], encrypted_content: sealed })).toEqual({
+      kind: 'reasoning',
+      providerData: { messages: { signature: 's' } },
+    })
+    const redacted = wrapEnvelope({ providerData: {}, redactedData: 'R' })
+    expect(readEnvelope({ summary: [], encrypted_content: redacted })).toEqual({ kind: 'redacted', data: 'R' })
   })
 })
 

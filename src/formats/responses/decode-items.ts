@@ -9,7 +9,7 @@ import { invalidRequest } from '../../errors.js'
 import type * as ir from '../../ir/index.js'
 import type { Requirement } from '../../shared/foreign-extensions.js'
 import { decodeInputPart, isRecord, optStr, str } from './content.js'
-import { mergeData, openEnvelope } from './reasoning.js'
+import { type Carried, mergeData, readEnvelope } from './reasoning.js'
 
 const FORMAT = 'responses'
 type Wire = Record<string, unknown>
@@ -63,9 +63,8 @@ export function decodeItems(input: unknown[], warnings: ir.Warning[]): DecodedIt
   const messages: ir.Message[] = []
   const requires: Requirement[] = []
   const calls = new Map<string, ir.ToolCallPart>()
-  /** `attach` envelopes whose call has not been seen yet, and text signatures waiting for the next text part. */
-  const pendingByCall = new Map<string, ir.ProviderData>()
-  let pendingText: ir.ProviderData | undefined
+  /** A Gemini signature carried by a reasoning item, for the function call or text part that follows it. */
+  let pending: ir.ProviderData | undefined
 
   const last = () => messages[messages.length - 1]
   const assistant = (): ir.AssistantMessage => {
@@ -93,12 +92,10 @@ export function decodeItems(input: unknown[], warnings: ir.Warning[]): DecodedIt
         const role = item.role
         if (role === 'assistant') {
           const parts = assistantParts(item, path, warnings)
-          if (pendingText) {
-            const text = parts.find((part) => part.type === 'text')
-            if (text) {
-              text.providerData = mergeData(text.providerData, pendingText)
-              pendingText = undefined
-            }
+          const text = pending ? parts.find((part) => part.type === 'text') : undefined
+          if (text) {
+            text.providerData = mergeData(text.providerData, pending)
+            pending = undefined
           }
           assistant().content.push(...parts)
         } else if (role === 'user' || role === 'system' || role === 'developer') {
@@ -116,10 +113,9 @@ export function decodeItems(input: unknown[], warnings: ir.Warning[]): DecodedIt
           : str(item.arguments, `${path}.arguments`)
         const part: ir.ToolCallPart = { type: 'tool-call', id: callId, name, arguments: args }
         if (custom) part.providerData = own({ custom: true })
-        const pending = pendingByCall.get(callId)
         if (pending) {
           part.providerData = mergeData(part.providerData, pending)
-          pendingByCall.delete(callId)
+          pending = undefined
         }
         calls.set(callId, part)
         assistant().content.push(part)
@@ -146,15 +142,9 @@ export function decodeItems(input: unknown[], warnings: ir.Warning[]): DecodedIt
         break
       }
       case 'reasoning': {
-        const envelope = openEnvelope(item.encrypted_content)
-        if (envelope?.k === 'attach') {
-          const target = envelope.call === undefined ? undefined : calls.get(envelope.call)
-          if (target) target.providerData = mergeData(target.providerData, envelope.pd)
-          else if (envelope.call !== undefined) pendingByCall.set(envelope.call, envelope.pd)
-          else pendingText = mergeData(pendingText, envelope.pd)
-          break
-        }
-        assistant().content.push(reasoningPart(item, path, envelope))
+        const carried = readEnvelope(item)
+        if (carried?.kind === 'attach') pending = carried.providerData
+        else assistant().content.push(reasoningPart(item, path, carried))
         break
       }
       case 'item_reference':
@@ -231,7 +221,7 @@ function assistantParts(item: Wire, path: string, warnings: ir.Warning[]): ir.As
   return parts
 }
 
-export function reasoningPart(item: Wire, path: string, envelope: ReturnType<typeof openEnvelope>): ir.AssistantPart {
+export function reasoningPart(item: Wire, path: string, carried: Carried | undefined): ir.AssistantPart {
   const summary = item.summary ?? []
   if (!Array.isArray(summary)) invalidRequest(`${path}.summary`, 'expected array', FORMAT)
   const texts: string[] = []
@@ -241,12 +231,13 @@ export function reasoningPart(item: Wire, path: string, envelope: ReturnType<typ
     texts.push(str(entry.text, `${path}.summary[${j}].text`))
   }
   optStr(item.encrypted_content, `${path}.encrypted_content`)
-  if (envelope?.k === 'redacted') {
-    const redacted: ir.RedactedReasoningPart = { type: 'redacted-reasoning', data: envelope.data }
-    if (envelope.pd) redacted.providerData = envelope.pd
+  if (carried?.kind === 'redacted') {
+    const redacted: ir.RedactedReasoningPart = { type: 'redacted-reasoning', data: carried.data }
+    if (carried.providerData) redacted.providerData = carried.providerData
     return redacted
   }
-  if (envelope?.k === 'reasoning') return { type: 'reasoning', text: envelope.text, providerData: envelope.pd }
+  if (carried?.kind === 'reasoning')
+    return { type: 'reasoning', text: texts.join('\n\n'), providerData: carried.providerData }
   const part: ir.ReasoningPart = { type: 'reasoning', text: texts.join('\n\n') }
   // OpenAI's own encrypted reasoning goes back untouched, and only to a Responses upstream.
   if (typeof item.encrypted_content === 'string') part.providerData = reasoningData(item)

@@ -5,7 +5,7 @@ import type { Converted } from '../format.js'
 import { isRecord, str } from './content.js'
 import { reasoningPart } from './decode-items.js'
 import { toFinishReason } from './finish-reason.js'
-import { mergeData, openEnvelope } from './reasoning.js'
+import { mergeData, readEnvelope } from './reasoning.js'
 import { decodeUsage } from './usage.js'
 
 const FORMAT = 'responses'
@@ -58,9 +58,8 @@ const decodedKeys = new Set([
 /** Output items → IR parts (shared with the input decoder's rules for reasoning envelopes). */
 export function decodeOutput(output: unknown[], warnings: ir.Warning[]): ir.AssistantPart[] {
   const parts: ir.AssistantPart[] = []
-  const calls = new Map<string, ir.ToolCallPart>()
-  const pendingByCall = new Map<string, ir.ProviderData>()
-  let pendingText: ir.ProviderData | undefined
+  /** A Gemini signature carried by a reasoning item, for the function call or text part that follows it. */
+  let pending: ir.ProviderData | undefined
   for (let i = 0; i < output.length; i++) {
     const item = output[i]
     const path = `output[${i}]`
@@ -79,9 +78,9 @@ export function decodeOutput(output: unknown[], warnings: ir.Warning[]): ir.Assi
           if (Array.isArray(part.annotations) && part.annotations.length > 0) {
             text.providerData = { [FORMAT]: { annotations: part.annotations } }
           }
-          if (pendingText) {
-            text.providerData = mergeData(text.providerData, pendingText)
-            pendingText = undefined
+          if (pending) {
+            text.providerData = mergeData(text.providerData, pending)
+            pending = undefined
           }
           if (Array.isArray(part.logprobs) && part.logprobs.length > 0)
             warnings.push({
@@ -110,20 +109,15 @@ export function decodeOutput(output: unknown[], warnings: ir.Warning[]): ir.Assi
         arguments: args,
       }
       if (custom) part.providerData = { [FORMAT]: { custom: true } }
-      const pending = pendingByCall.get(callId)
-      if (pending) part.providerData = mergeData(part.providerData, pending)
-      calls.set(callId, part)
+      if (pending) {
+        part.providerData = mergeData(part.providerData, pending)
+        pending = undefined
+      }
       parts.push(part)
     } else if (item.type === 'reasoning') {
-      const envelope = openEnvelope(item.encrypted_content)
-      if (envelope?.k === 'attach') {
-        const target = envelope.call === undefined ? undefined : calls.get(envelope.call)
-        if (target) target.providerData = mergeData(target.providerData, envelope.pd)
-        else if (envelope.call !== undefined) pendingByCall.set(envelope.call, envelope.pd)
-        else pendingText = mergeData(pendingText, envelope.pd)
-        continue
-      }
-      parts.push(reasoningPart(item, path, envelope))
+      const carried = readEnvelope(item)
+      if (carried?.kind === 'attach') pending = carried.providerData
+      else parts.push(reasoningPart(item, path, carried))
     } else {
       warnings.push({ type: 'dropped', path, message: `${String(item.type)} output items have no counterpart` })
     }

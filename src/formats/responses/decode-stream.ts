@@ -5,7 +5,7 @@
  *   are text blocks flagged `providerData['chat-completions'].refusal` (the IR stream convention).
  * - Reasoning items → a reasoning block opened at the first summary/reasoning-text delta or at `output_item.done`
  *   (so an envelope holding `redacted_thinking` can still open it as redacted); the envelope's provider data rides
- *   on `reasoning-end`. An `attach` envelope goes onto its function call instead.
+ *   on `reasoning-end`. A carrier of a Gemini signature (reasoning.ts) goes onto the next function call or text.
  * - Function calls → tool-call blocks; arguments from the deltas, or whole from `.done` / `output_item.done` when no
  *   delta came. Custom tool calls → a tool call whose arguments are `{"input": …}`, written once at the end.
  * - `response.completed` / `response.incomplete` / `response.done` → the blocks still open end, then `finish`
@@ -15,9 +15,10 @@
  */
 import type * as ir from '../../ir/index.js'
 import type { SseMessage } from '../format.js'
+import { reasoningData } from './decode-items.js'
 import { decodeError } from './errors.js'
 import { toFinishReason } from './finish-reason.js'
-import { mergeData, openEnvelope } from './reasoning.js'
+import { readEnvelope } from './reasoning.js'
 import { type StreamStep, stepToTransformStream } from './step.js'
 import { decodeUsage } from './usage.js'
 
@@ -50,8 +51,8 @@ export class ResponsesDecoder implements StreamStep<SseMessage, ir.StreamEvent> 
   private nextIndex = 0
   private hasToolCall = false
   private readonly items = new Map<number, ItemState>()
-  private readonly callsById = new Map<string, Block>()
-  private readonly pendingByCall = new Map<string, ir.ProviderData>()
+  /** A Gemini signature carried by a reasoning item, for the function call or text block that follows it. */
+  private pending: ir.ProviderData | undefined
 
   push(message: SseMessage, out: ir.StreamEvent[]): void {
     if (this.ended) return
@@ -193,17 +194,16 @@ export class ResponsesDecoder implements StreamStep<SseMessage, ir.StreamEvent> 
       if (item.type === 'custom_tool_call') block.custom = true
       state.block = block
       this.hasToolCall = true
-      this.callsById.set(callId, block)
       const start: ir.ToolCallStartEvent = {
         type: 'tool-call-start',
         index: block.index,
         id: callId,
         name: typeof item.name === 'string' ? item.name : '',
       }
-      const pending = this.pendingByCall.get(callId)
-      this.pendingByCall.delete(callId)
-      const providerData = mergeData(block.custom ? { responses: { custom: true } } : undefined, pending)
-      if (providerData) start.providerData = providerData
+      const providerData: ir.ProviderData = { ...this.pending }
+      this.pending = undefined
+      if (block.custom) providerData.responses = { custom: true }
+      if (Object.keys(providerData).length > 0) start.providerData = providerData
       out.push(start)
     }
   }
@@ -213,11 +213,11 @@ export class ResponsesDecoder implements StreamStep<SseMessage, ir.StreamEvent> 
     if (!block) {
       block = { index: this.nextIndex++, kind: 'text' }
       item.parts.set(contentIndex, block)
-      out.push(
-        refusal
-          ? { type: 'text-start', index: block.index, providerData: refusalData }
-          : { type: 'text-start', index: block.index },
-      )
+      const start: ir.TextStartEvent = { type: 'text-start', index: block.index }
+      const providerData = refusal ? { ...refusalData, ...this.pending } : this.pending
+      if (providerData) start.providerData = providerData
+      this.pending = undefined
+      out.push(start)
     }
     return block
   }
@@ -251,10 +251,10 @@ export class ResponsesDecoder implements StreamStep<SseMessage, ir.StreamEvent> 
       for (const block of [...state.parts.values()].sort((a, b) => a.index - b.index))
         out.push({ type: 'text-end', index: block.index })
     } else if (item.type === 'reasoning') {
-      const envelope = openEnvelope(item.encrypted_content)
-      if (envelope?.k === 'attach') {
-        // Before its call: rides on tool-call-start; while the call is open: on its tool-call-end.
-        if (envelope.call !== undefined) this.pendingByCall.set(envelope.call, envelope.pd)
+      const carried = readEnvelope(item)
+      if (carried?.kind === 'attach') {
+        this.pending = carried.providerData
+        this.items.delete(outputIndex)
         return
       }
       const summary = Array.isArray(item.summary) ? item.summary : []
@@ -262,13 +262,17 @@ export class ResponsesDecoder implements StreamStep<SseMessage, ir.StreamEvent> 
         .map((entry) => (isRecord(entry) && typeof entry.text === 'string' ? entry.text : ''))
         .join('\n\n')
       const fresh = !state.block
-      const block = this.reasoningBlock(out, state, envelope?.k === 'redacted' ? envelope.data : undefined)
-      if (fresh && envelope?.k !== 'redacted') {
-        const whole = envelope?.k === 'reasoning' ? envelope.text : text
-        if (whole !== '') out.push({ type: 'reasoning-delta', index: block.index, text: whole })
-      }
+      const block = this.reasoningBlock(out, state, carried?.kind === 'redacted' ? carried.data : undefined)
+      if (fresh && carried?.kind !== 'redacted' && text !== '')
+        out.push({ type: 'reasoning-delta', index: block.index, text })
       const end: ir.ReasoningEndEvent = { type: 'reasoning-end', index: block.index }
-      const providerData = envelope ? envelope.pd : { responses: { item } }
+      // Our envelope's signatures, or OpenAI's own encrypted reasoning (kept for a Responses upstream only).
+      const providerData =
+        carried !== undefined
+          ? carried.providerData
+          : typeof item.encrypted_content === 'string'
+            ? reasoningData(item)
+            : undefined
       if (providerData) end.providerData = providerData
       out.push(end)
     } else if (state.block?.kind === 'tool-call') {
@@ -279,13 +283,7 @@ export class ResponsesDecoder implements StreamStep<SseMessage, ir.StreamEvent> 
       } else if (!block.sentArguments && typeof item.arguments === 'string' && item.arguments !== '') {
         out.push({ type: 'tool-call-delta', index: block.index, argumentsDelta: item.arguments })
       }
-      const end: ir.ToolCallEndEvent = { type: 'tool-call-end', index: block.index }
-      const pending = block.callId === undefined ? undefined : this.pendingByCall.get(block.callId)
-      if (pending) {
-        end.providerData = pending
-        this.pendingByCall.delete(block.callId as string)
-      }
-      out.push(end)
+      out.push({ type: 'tool-call-end', index: block.index })
       state.block = undefined
     }
     this.items.delete(outputIndex)

@@ -6,7 +6,7 @@
  */
 import type * as ir from '../../ir/index.js'
 import { encodeInputPart } from './content.js'
-import { attachableData, foreignData, sealEnvelope } from './reasoning.js'
+import { attachEnvelope, reasoningEnvelope } from './reasoning.js'
 
 const FORMAT = 'responses'
 type Wire = Record<string, unknown>
@@ -23,30 +23,21 @@ function textContent(parts: ir.TextPart[]): string | Wire[] {
 /** One reasoning item for a reasoning / redacted part; OpenAI's own reasoning item goes back as it came. */
 export function reasoningItem(part: ir.ReasoningPart | ir.RedactedReasoningPart, id?: string): Wire {
   const verbatim = own(part.providerData)?.item as Wire | undefined
-  if (verbatim) return id === undefined ? { ...verbatim } : { ...verbatim, id }
+  if (verbatim) return id === undefined ? { ...verbatim } : { id, ...verbatim }
   const item: Wire = { type: 'reasoning' }
   if (id !== undefined) item.id = id
-  const foreign = foreignData(part.providerData)
-  if (part.type === 'redacted-reasoning') {
-    item.summary = []
-    item.encrypted_content = sealEnvelope(
-      foreign ? { v: 1, k: 'redacted', data: part.data, pd: foreign } : { v: 1, k: 'redacted', data: part.data },
-    )
-    return item
-  }
-  item.summary = part.text === '' ? [] : [{ type: 'summary_text', text: part.text }]
-  if (foreign) item.encrypted_content = sealEnvelope({ v: 1, k: 'reasoning', text: part.text, pd: foreign })
+  item.summary = part.type === 'reasoning' && part.text !== '' ? [{ type: 'summary_text', text: part.text }] : []
+  const envelope = reasoningEnvelope(part)
+  if (envelope !== undefined) item.encrypted_content = envelope
   return item
 }
 
-/** A reasoning item carrying provider data for a function call (`call`) or the next text part. */
-export function attachItem(pd: ir.ProviderData, call?: string, id?: string): Wire {
+/** A reasoning item carrying a Gemini signature for the part that follows it (a function call or text). */
+export function attachItem(envelope: string, id?: string): Wire {
   const item: Wire = { type: 'reasoning' }
   if (id !== undefined) item.id = id
   item.summary = []
-  item.encrypted_content = sealEnvelope(
-    call === undefined ? { v: 1, k: 'attach', pd } : { v: 1, k: 'attach', call, pd },
-  )
+  item.encrypted_content = envelope
   return item
 }
 
@@ -90,7 +81,7 @@ function assistantItems(message: ir.AssistantMessage, path: string, out: Wire[],
     const part = message.content[i] as ir.AssistantPart
     if (part.type === 'text' || part.type === 'refusal') {
       // A Gemini signature on a text part: a carrier item just before the message that starts with that part.
-      const attach = part.type === 'text' ? attachableData(part.providerData) : undefined
+      const attach = part.type === 'text' ? attachEnvelope(part.providerData) : undefined
       if (attach) {
         flush()
         out.push(attachItem(attach))
@@ -102,8 +93,8 @@ function assistantItems(message: ir.AssistantMessage, path: string, out: Wire[],
     flush()
     if (part.type === 'reasoning' || part.type === 'redacted-reasoning') out.push(reasoningItem(part))
     else if (part.type === 'tool-call') {
-      const attach = attachableData(part.providerData)
-      if (attach) out.push(attachItem(attach, part.id))
+      const attach = attachEnvelope(part.providerData)
+      if (attach) out.push(attachItem(attach))
       out.push(callItem(part))
     } else
       warnings.push({

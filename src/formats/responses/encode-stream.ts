@@ -23,7 +23,7 @@ import { attachItem, reasoningItem } from './encode-items.js'
 import { applyStatus, responseShell } from './encode-response.js'
 import { streamErrorCode, streamErrorMessage } from './errors.js'
 import { callOutputItem, itemIdMaker, messageItem, outputTextPart, responseIdOf } from './output-items.js'
-import { attachableData, mergeData } from './reasoning.js'
+import { attachEnvelope, mergeData } from './reasoning.js'
 import { type StreamStep, stepToTransformStream } from './step.js'
 import { encodeUsage } from './usage.js'
 
@@ -36,8 +36,6 @@ interface OpenItem {
   part: ir.TextPart | ir.RefusalPart | ir.ReasoningPart | ir.RedactedReasoningPart | ir.ToolCallPart
   /** Reasoning: whether the summary part was opened. */
   summaryOpen?: boolean
-  /** Tool calls: whether the Gemini signature went out before the call. */
-  attached?: boolean
 }
 
 const isRefusal = (providerData: ir.ProviderData | undefined) => providerData?.['chat-completions']?.refusal === true
@@ -71,8 +69,8 @@ export class ResponsesEncoder implements StreamStep<ir.StreamEvent, SseFrame> {
         const refusal = isRefusal(event.providerData)
         const part: ir.TextPart | ir.RefusalPart = { type: refusal ? 'refusal' : 'text', text: '' }
         if (event.providerData) part.providerData = event.providerData
-        const attach = attachableData(event.providerData)
-        if (attach) this.standalone(out, attachItem(attach, undefined, this.nextId('rs')))
+        const attach = attachEnvelope(event.providerData)
+        if (attach) this.standalone(out, attachItem(attach, this.nextId('rs')))
         const item = this.openItem(out, event.index, refusal ? 'refusal' : 'text', part, 'msg')
         const message = messageItem(item.id, [], 'in_progress')
         this.emit(out, 'response.output_item.added', { output_index: item.outputIndex, item: message })
@@ -129,10 +127,10 @@ export class ResponsesEncoder implements StreamStep<ir.StreamEvent, SseFrame> {
       case 'tool-call-start': {
         const part: ir.ToolCallPart = { type: 'tool-call', id: event.id, name: event.name, arguments: '' }
         if (event.providerData) part.providerData = event.providerData
-        const attach = attachableData(event.providerData)
-        if (attach) this.standalone(out, attachItem(attach, event.id, this.nextId('rs')))
+        // A Gemini signature rides a reasoning item just before its call (Gemini sends calls whole, signature on start).
+        const attach = attachEnvelope(event.providerData)
+        if (attach) this.standalone(out, attachItem(attach, this.nextId('rs')))
         const item = this.openItem(out, event.index, 'tool-call', part, 'fc')
-        item.attached = attach !== undefined
         const added = callOutputItem(part, item.id, 'in_progress')
         if (added.type === 'function_call') added.arguments = ''
         else added.input = ''
@@ -253,11 +251,6 @@ export class ResponsesEncoder implements StreamStep<ir.StreamEvent, SseFrame> {
     }
     this.emit(out, 'response.output_item.done', { output_index: item.outputIndex, item: complete })
     this.done[item.outputIndex] = complete
-    // A Gemini signature that arrived only at the end of a call still travels (after the call).
-    if (part.type === 'tool-call' && !item.attached) {
-      const attach = attachableData(part.providerData)
-      if (attach) this.standalone(out, attachItem(attach, part.id, this.nextId('rs')))
-    }
   }
 
   private closeAll(out: SseFrame[]): void {

@@ -6,7 +6,7 @@
  */
 import type * as ir from '../../ir/index.js'
 import { attachItem, callItem, reasoningItem } from './encode-items.js'
-import { attachableData } from './reasoning.js'
+import { attachEnvelope } from './reasoning.js'
 
 const FORMAT = 'responses'
 type Wire = Record<string, unknown>
@@ -54,10 +54,10 @@ export function outputItems(
   for (let i = 0; i < parts.length; i++) {
     const part = parts[i] as ir.AssistantPart
     if (part.type === 'text' || part.type === 'refusal') {
-      const attach = part.type === 'text' ? attachableData(part.providerData) : undefined
+      const attach = part.type === 'text' ? attachEnvelope(part.providerData) : undefined
       if (attach) {
         flush()
-        out.push(attachItem(attach, undefined, nextId('rs')))
+        out.push(attachItem(attach, nextId('rs')))
       }
       texts.push(part)
       continue
@@ -65,8 +65,8 @@ export function outputItems(
     flush()
     if (part.type === 'reasoning' || part.type === 'redacted-reasoning') out.push(reasoningItem(part, nextId('rs')))
     else if (part.type === 'tool-call') {
-      const attach = attachableData(part.providerData)
-      if (attach) out.push(attachItem(attach, part.id, nextId('rs')))
+      const attach = attachEnvelope(part.providerData)
+      if (attach) out.push(attachItem(attach, nextId('rs')))
       out.push(callOutputItem(part, nextId('fc'), 'completed'))
     } else {
       warnings.push({

@@ -1,79 +1,52 @@
 /**
- * Policy 3 for Responses clients: another provider's reasoning record travels in a `reasoning` item's
+ * Policy 3 for Responses clients: another provider's reasoning signature travels in a `reasoning` item's
  * `encrypted_content` — the one field the AI SDK, the Agents SDK and Codex all send back unchanged
- * (responses-api.md §9.1) — as a versioned, self-describing envelope: `il1:` + base64url(JSON).
+ * (responses-api.md §9.1) — as the project's versioned envelope (`shared/reasoning-envelope.ts`). The item's
+ * `summary` holds the reasoning text (every client echoes it too); the envelope holds the signatures.
  *
- * - `{ v: 1, k: 'reasoning', text, pd }`: an Anthropic thinking block (text + `signature`) or Gemini thought text
- *   with its `thoughtSignature`; `pd` is the part's provider data minus the `responses` namespace.
- * - `{ v: 1, k: 'redacted', data, pd? }`: Anthropic `redacted_thinking`.
- * - `{ v: 1, k: 'attach', call?, pd }`: provider data that belongs to a function call (`call` = its `call_id`; Gemini
- *   wants its `thoughtSignature` back on the `functionCall` part) or, without `call`, to the next text part.
+ * - A reasoning item with an envelope is that reasoning part (a redacted one when the envelope carries its data).
+ * - A reasoning item with an empty `summary` whose envelope holds only Gemini data is a carrier for the part that
+ *   follows it in the turn (a function call or text): Gemini wants its `thoughtSignature` back on the
+ *   `functionCall` part, and a `function_call` item has no field any client echoes.
  *
- * Anything else in `encrypted_content` (OpenAI's own `gAAAA…` tokens) is not ours: it is kept under
- * `providerData.responses.encryptedContent` and only ever sent back to a Responses upstream.
+ * Anything else in `encrypted_content` (OpenAI's own `gAAAA…` tokens) is not ours: the item is kept whole under
+ * `providerData.responses.item` and only ever sent back to a Responses upstream.
  */
 import type * as ir from '../../ir/index.js'
+import { envelopeFor, unwrapEnvelope } from '../../shared/reasoning-envelope.js'
 
-const PREFIX = 'il1:'
+export type Carried =
+  | { kind: 'reasoning'; providerData: ir.ProviderData }
+  | { kind: 'redacted'; data: string; providerData?: ir.ProviderData }
+  | { kind: 'attach'; providerData: ir.ProviderData }
 
-export type Envelope =
-  | { v: 1; k: 'reasoning'; text: string; pd: ir.ProviderData }
-  | { v: 1; k: 'redacted'; data: string; pd?: ir.ProviderData }
-  | { v: 1; k: 'attach'; call?: string; pd: ir.ProviderData }
-
-function toBase64Url(text: string): string {
-  const bytes = new TextEncoder().encode(text)
-  let binary = ''
-  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000))
-  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
+/** What a reasoning item's `encrypted_content` carries, or undefined when it is not our envelope. Never throws. */
+export function readEnvelope(item: Record<string, unknown>): Carried | undefined {
+  const envelope = unwrapEnvelope(item.encrypted_content)
+  if (!envelope) return undefined
+  const keys = Object.keys(envelope.providerData)
+  if (envelope.redactedData !== undefined) {
+    return keys.length > 0
+      ? { kind: 'redacted', data: envelope.redactedData, providerData: envelope.providerData }
+      : { kind: 'redacted', data: envelope.redactedData }
+  }
+  const emptySummary = !Array.isArray(item.summary) || item.summary.length === 0
+  if (emptySummary && keys.length > 0 && keys.every((key) => key === 'content-generation')) {
+    return { kind: 'attach', providerData: envelope.providerData }
+  }
+  return { kind: 'reasoning', providerData: envelope.providerData }
 }
 
-function fromBase64Url(text: string): string {
-  const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/'))
-  const bytes = new Uint8Array(binary.length)
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i)
-  return new TextDecoder('utf-8', { fatal: true }).decode(bytes)
+/** The envelope for a reasoning / redacted part, or undefined when it carries no other provider's signature. */
+export function reasoningEnvelope(part: ir.ReasoningPart | ir.RedactedReasoningPart): string | undefined {
+  return envelopeFor(part.providerData, 'responses', part.type === 'redacted-reasoning' ? part.data : undefined)
 }
 
-export function sealEnvelope(envelope: Envelope): string {
-  return PREFIX + toBase64Url(JSON.stringify(envelope))
-}
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
-
-/** Our envelope, or `undefined` for anything else (a foreign blob, a damaged envelope). Never throws. */
-export function openEnvelope(value: unknown): Envelope | undefined {
-  if (typeof value !== 'string' || !value.startsWith(PREFIX)) return undefined
-  let parsed: unknown
-  try {
-    parsed = JSON.parse(fromBase64Url(value.slice(PREFIX.length)))
-  } catch {
-    return undefined
-  }
-  if (!isRecord(parsed) || parsed.v !== 1) return undefined
-  const pd = isRecord(parsed.pd) ? (parsed.pd as ir.ProviderData) : undefined
-  if (parsed.k === 'reasoning' && typeof parsed.text === 'string' && pd)
-    return { v: 1, k: 'reasoning', text: parsed.text, pd }
-  if (parsed.k === 'redacted' && typeof parsed.data === 'string') {
-    return pd ? { v: 1, k: 'redacted', data: parsed.data, pd } : { v: 1, k: 'redacted', data: parsed.data }
-  }
-  if (parsed.k === 'attach' && pd) {
-    return typeof parsed.call === 'string' ? { v: 1, k: 'attach', call: parsed.call, pd } : { v: 1, k: 'attach', pd }
-  }
-  return undefined
-}
-
-/** Provider data of every format but `responses` (what an envelope carries), or undefined when there is none. */
-export function foreignData(providerData: ir.ProviderData | undefined): ir.ProviderData | undefined {
-  if (!providerData) return undefined
-  let out: ir.ProviderData | undefined
-  for (const key of Object.keys(providerData) as ir.FormatId[]) {
-    if (key === 'responses') continue
-    out ??= {}
-    out[key] = providerData[key]
-  }
-  return out
+/** The envelope of a Gemini signature riding on a function call or text part (undefined when there is none). */
+export function attachEnvelope(providerData: ir.ProviderData | undefined): string | undefined {
+  const signature = providerData?.['content-generation']?.thoughtSignature
+  if (typeof signature !== 'string' || signature === '') return undefined
+  return envelopeFor({ 'content-generation': { thoughtSignature: signature } }, 'responses')
 }
 
 /** Merges provider data namespaces (later keys win), as the IR stream grammar does. */
@@ -85,10 +58,4 @@ export function mergeData(
   const merged: ir.ProviderData = { ...base }
   for (const key of Object.keys(extra) as ir.FormatId[]) merged[key] = { ...merged[key], ...extra[key] }
   return merged
-}
-
-/** Provider data worth carrying for a tool-call or text part: only Gemini's `thoughtSignature` needs to come back. */
-export function attachableData(providerData: ir.ProviderData | undefined): ir.ProviderData | undefined {
-  const signature = providerData?.['content-generation']?.thoughtSignature
-  return typeof signature === 'string' ? { 'content-generation': { thoughtSignature: signature } } : undefined
 }
