@@ -55,9 +55,17 @@ export interface EncodeRequestOptions {
   schemaDialect?: 'json-schema' | 'openapi'
 }
 
-export interface EncodeStreamOptions {
+export interface EncodeStreamOptions extends EncodeResponseOptions {
   /** chat-completions: write the final `choices: []` usage chunk (the client sent `stream_options.include_usage`). */
   includeUsage?: boolean
+}
+
+export interface EncodeResponseOptions {
+  /**
+   * The request this answers, as the client sent it (decoded). Lets an encoder restore what only the request says:
+   * the responses encoder writes a call of a `custom` tool (Codex's `apply_patch`) as a `custom_tool_call`.
+   */
+  request?: ir.Request
 }
 
 /** A model entry for listings. */
@@ -93,7 +101,7 @@ export interface Format {
 
   /** Validates and decodes a response body (throws `invalid-request` on a malformed body). */
   decodeResponse(body: unknown): Converted<ir.Response>
-  encodeResponse(response: ir.Response): Converted<unknown>
+  encodeResponse(response: ir.Response, options?: EncodeResponseOptions): Converted<unknown>
 
   /** Upstream SSE → IR events. Bad vendor data becomes an `error` event, never a stream error. */
   createDecodeStream(): TransformStream<SseMessage, ir.StreamEvent>

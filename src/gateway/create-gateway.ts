@@ -200,6 +200,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
         stream: event.stream === true,
         streamJsonArray: route.streamJsonArray === true,
         includeUsage: request.streamIncludeUsage === true,
+        request,
         onWarning,
         onUsage: (usage: ir.Usage) => {
           exchange.usage = usage

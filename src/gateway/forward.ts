@@ -113,6 +113,7 @@ export async function forward(exchange: Exchange, input: ForwardInput): Promise<
     stream,
     streamJsonArray: route.streamJsonArray === true,
     includeUsage: input.decoded.value.streamIncludeUsage === true,
+    request: input.decoded.value,
     onWarning: input.onWarning,
     onUsage: (usage) => {
       exchange.usage = usage

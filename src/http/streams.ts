@@ -1,5 +1,5 @@
 /** Stream plumbing shared by `translateResponse` and the gateway: SSE bytes ⇄ IR events in a given format. */
-import type { Format } from '../formats/format.js'
+import type { EncodeStreamOptions, Format } from '../formats/format.js'
 import type * as ir from '../ir/index.js'
 import { createSnapshot, finalizeSnapshot, foldEvent } from '../stream/accumulate.js'
 import { createSseDecodeStream } from '../stream/sse-decode.js'
@@ -136,6 +136,8 @@ function createJsonArrayStream(): TransformStream<{ data?: string }, Uint8Array>
 
 export interface EncodeEventsOptions {
   includeUsage?: boolean
+  /** The client's decoded request (see `EncodeResponseOptions.request`). */
+  request?: ir.Request
   streamJsonArray?: boolean
 }
 
@@ -145,7 +147,9 @@ export function encodeEvents(
   format: Format,
   options: EncodeEventsOptions = {},
 ): { body: ReadableStream<Uint8Array>; headers: Headers } {
-  const frames = events.pipeThrough(format.createEncodeStream(options.includeUsage ? { includeUsage: true } : {}))
+  const encodeOptions: EncodeStreamOptions = options.includeUsage ? { includeUsage: true } : {}
+  if (options.request) encodeOptions.request = options.request
+  const frames = events.pipeThrough(format.createEncodeStream(encodeOptions))
   if (options.streamJsonArray) {
     return {
       body: frames.pipeThrough(createJsonArrayStream()),

@@ -25,6 +25,8 @@ export interface TranslateResponseOptions {
   streamJsonArray?: boolean
   /** chat-completions: write the final usage chunk (`stream_options.include_usage`). @defaultValue false */
   includeUsage?: boolean
+  /** The client's decoded request: encoders restore what only it says (Responses custom tools). @defaultValue none */
+  request?: ir.Request
   strict?: boolean
   onWarning?: (warning: ir.Warning) => void
   /** Aborting it cancels the upstream body. */
@@ -142,7 +144,7 @@ export function respondWithResponse(
   }
   if (response.usage) options.onUsage?.(response.usage)
   options.onAssistant?.(response.content)
-  const encoded = target.encodeResponse(response)
+  const encoded = target.encodeResponse(response, options.request ? { request: options.request } : {})
   reportWarnings([...warnings, ...encoded.warnings], { strict: false, onWarning: options.onWarning, to: target.id })
   headers.set('content-type', 'application/json')
   return new Response(JSON.stringify(encoded.value), { status: 200, headers })

@@ -129,6 +129,32 @@ describe.each(targets)('openai SDK responses → %s', (_name, model, url) => {
     expect(second.output_text).toContain('sunny')
   })
 
+  it.each(modes)(
+    "Codex's custom apply_patch tool: the call comes back as custom_tool_call (stream: %s)",
+    async (stream) => {
+      const tools: OpenAI.Responses.Tool[] = [
+        {
+          type: 'custom',
+          name: 'apply_patch',
+          description: 'Apply a patch to the workspace',
+          format: { type: 'grammar', syntax: 'lark', definition: 'start: /(.|\\n)+/' },
+        },
+      ]
+      const input: OpenAI.Responses.ResponseInput = [{ role: 'user', content: 'Fix the typo' }]
+      const first = await respond({ input, tools }, stream)
+      const call = first.output.find((item) => item.type === 'custom_tool_call')
+      expect(call).toMatchObject({ type: 'custom_tool_call', name: 'apply_patch', input: 'example input' })
+      expect(first.output.some((item) => item.type === 'function_call')).toBe(false)
+      if (call?.type !== 'custom_tool_call') throw new Error('no custom call')
+      input.push(
+        { type: 'custom_tool_call', call_id: call.call_id, name: call.name, input: call.input },
+        { type: 'custom_tool_call_output', call_id: call.call_id, output: 'patched 1 file' },
+      )
+      const second = await respond({ input, tools }, stream)
+      expect(second.output_text).toContain('patched 1 file')
+    },
+  )
+
   it('previous_response_id is refused with previous_response_not_found (no store)', async () => {
     if (model === upstreamModels.responses) return // a Responses upstream gets it as sent (passthrough)
     const error = await client()

@@ -1,9 +1,9 @@
 /** IR → Responses response body. @see responses-api.md §5 */
 import type * as ir from '../../ir/index.js'
 import { reportForeignExtensions } from '../../shared/foreign-extensions.js'
-import type { Converted } from '../format.js'
+import type { Converted, EncodeResponseOptions } from '../format.js'
 import { fromFinishReason } from './finish-reason.js'
-import { itemIdMaker, outputItems, responseIdOf } from './output-items.js'
+import { customToolNames, itemIdMaker, outputItems, responseIdOf } from './output-items.js'
 import { encodeUsage } from './usage.js'
 
 type Wire = Record<string, unknown>
@@ -32,13 +32,13 @@ export function applyStatus(body: Wire, reason: ir.FinishReason, now: number): v
   if (status === 'failed') body.error = { code: 'server_error', message: 'The model failed to produce a response' }
 }
 
-export function encodeResponse(response: ir.Response): Converted<unknown> {
+export function encodeResponse(response: ir.Response, options?: EncodeResponseOptions): Converted<unknown> {
   const warnings: ir.Warning[] = []
   const id = responseIdOf(response.id)
   const created = response.created ?? Math.floor(Date.now() / 1000)
   const body = responseShell(id, response.model, created)
   applyStatus(body, response.finishReason, created)
-  body.output = outputItems(response.content, itemIdMaker(id), warnings)
+  body.output = outputItems(response.content, itemIdMaker(id), warnings, customToolNames(options?.request))
   if (response.usage) body.usage = encodeUsage(response.usage)
   if ((response.extraChoices?.length ?? 0) > 0) {
     warnings.push({

@@ -22,7 +22,14 @@ import type { EncodeStreamOptions, SseFrame } from '../format.js'
 import { attachItem, reasoningItem } from './encode-items.js'
 import { applyStatus, responseShell } from './encode-response.js'
 import { streamErrorCode, streamErrorMessage } from './errors.js'
-import { callOutputItem, itemIdMaker, messageItem, outputTextPart, responseIdOf } from './output-items.js'
+import {
+  callOutputItem,
+  customToolNames,
+  itemIdMaker,
+  messageItem,
+  outputTextPart,
+  responseIdOf,
+} from './output-items.js'
 import { attachEnvelope, mergeData } from './reasoning.js'
 import { type StreamStep, stepToTransformStream } from './step.js'
 import { encodeUsage } from './usage.js'
@@ -51,6 +58,9 @@ export class ResponsesEncoder implements StreamStep<ir.StreamEvent, SseFrame> {
   private readonly done: Wire[] = []
   private outputCount = 0
   private usage: Partial<ir.Usage> = {}
+
+  /** `custom`: names of the request's custom tools, whose calls stream as `custom_tool_call` items. */
+  constructor(private readonly custom: ReadonlySet<string> = new Set()) {}
 
   push(event: ir.StreamEvent, out: SseFrame[]): void {
     if (this.ended) return
@@ -131,7 +141,7 @@ export class ResponsesEncoder implements StreamStep<ir.StreamEvent, SseFrame> {
         const attach = attachEnvelope(event.providerData)
         if (attach) this.standalone(out, attachItem(attach, this.nextId('rs')))
         const item = this.openItem(out, event.index, 'tool-call', part, 'fc')
-        const added = callOutputItem(part, item.id, 'in_progress')
+        const added = callOutputItem(part, item.id, 'in_progress', this.custom)
         if (added.type === 'function_call') added.arguments = ''
         else added.input = ''
         this.emit(out, 'response.output_item.added', { output_index: item.outputIndex, item: added })
@@ -144,7 +154,7 @@ export class ResponsesEncoder implements StreamStep<ir.StreamEvent, SseFrame> {
         if (event.argumentsDelta === '') return
         item.part.arguments += event.argumentsDelta
         // Custom tool input is not JSON: it is written whole at the end.
-        if (item.part.providerData?.responses?.custom === true) return
+        if (item.part.providerData?.responses?.custom === true || this.custom.has(item.part.name)) return
         this.emit(out, 'response.function_call_arguments.delta', {
           item_id: item.id,
           output_index: item.outputIndex,
@@ -232,7 +242,7 @@ export class ResponsesEncoder implements StreamStep<ir.StreamEvent, SseFrame> {
       complete = messageItem(item.id, [part], 'completed')
       complete.id = item.id
     } else if (part.type === 'tool-call') {
-      complete = callOutputItem(part, item.id, 'completed')
+      complete = callOutputItem(part, item.id, 'completed', this.custom)
       complete.id = item.id
       if (complete.type === 'custom_tool_call')
         this.emit(out, 'response.custom_tool_call_input.done', { ...scope, input: complete.input })
@@ -293,8 +303,8 @@ export class ResponsesEncoder implements StreamStep<ir.StreamEvent, SseFrame> {
   }
 }
 
-export function encodeStreamStep(_options?: EncodeStreamOptions): StreamStep<ir.StreamEvent, SseFrame> {
-  return new ResponsesEncoder()
+export function encodeStreamStep(options?: EncodeStreamOptions): StreamStep<ir.StreamEvent, SseFrame> {
+  return new ResponsesEncoder(customToolNames(options?.request))
 }
 
 export function createEncodeStream(options?: EncodeStreamOptions): TransformStream<ir.StreamEvent, SseFrame> {

@@ -35,7 +35,18 @@ export function messageItem(id: string, parts: Array<ir.TextPart | ir.RefusalPar
   return { id, type: 'message', status, role: 'assistant', content: parts.map(outputTextPart) }
 }
 
-export function callOutputItem(part: ir.ToolCallPart, id: string, status: string): Wire {
+/** Names of the request's `custom` tools (their calls go back to the client as `custom_tool_call`). */
+export function customToolNames(request: ir.Request | undefined): ReadonlySet<string> {
+  const names = new Set<string>()
+  for (const tool of request?.tools ?? []) if (tool.providerData?.[FORMAT]?.custom) names.add(tool.name)
+  return names
+}
+
+/** A call of a custom tool is written as a `custom_tool_call` even when the upstream knew it as a function. */
+export function callOutputItem(part: ir.ToolCallPart, id: string, status: string, custom?: ReadonlySet<string>): Wire {
+  if (custom?.has(part.name) && part.providerData?.[FORMAT]?.custom !== true) {
+    return callItem({ ...part, providerData: { ...part.providerData, [FORMAT]: { custom: true } } }, id, status)
+  }
   return callItem(part, id, status)
 }
 
@@ -44,6 +55,7 @@ export function outputItems(
   parts: readonly ir.AssistantPart[],
   nextId: (prefix: string) => string,
   warnings: ir.Warning[],
+  custom?: ReadonlySet<string>,
 ): Wire[] {
   const out: Wire[] = []
   let texts: Array<ir.TextPart | ir.RefusalPart> = []
@@ -67,7 +79,7 @@ export function outputItems(
     else if (part.type === 'tool-call') {
       const attach = attachEnvelope(part.providerData)
       if (attach) out.push(attachItem(attach, nextId('rs')))
-      out.push(callOutputItem(part, nextId('fc'), 'completed'))
+      out.push(callOutputItem(part, nextId(custom?.has(part.name) ? 'ctc' : 'fc'), 'completed', custom))
     } else {
       warnings.push({
         type: 'dropped',
