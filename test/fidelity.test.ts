@@ -169,3 +169,50 @@ describe('tools marked defer_loading are reported when the target cannot defer t
     expect(convertRequest(body, { from: 'messages', to: 'messages' })).toEqual(body)
   })
 })
+
+describe('invalid input is refused, not forwarded (§4)', () => {
+  const gateway = createGateway()
+  it('messages: a content block of an unknown type → 400 invalid_request_error naming the path', async () => {
+    const response = await gateway.fetch(
+      new Request('http://127.0.0.1/v1/messages', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'anthropic-version': '2023-06-01' },
+        body: JSON.stringify({
+          model: 'm',
+          max_tokens: 10,
+          messages: [
+            {
+              role: 'user',
+              content: [
+                { type: 'text', text: 'hi' },
+                { type: 'hologram', data: 'x' },
+              ],
+            },
+          ],
+        }),
+      }),
+    )
+    expect(response.status).toBe(400)
+    const body = (await response.json()) as Json
+    expect(body.error.type).toBe('invalid_request_error')
+    expect(body.error.message).toMatch(/^messages\[0\]\.content\[1\]\.type: unknown block type 'hologram'/)
+  })
+  it('content-generation: an unknown part field or role → 400 INVALID_ARGUMENT naming the path', async () => {
+    for (const contents of [
+      [{ role: 'user', parts: [{ text: 'hi', sparkle: true }] }],
+      [{ role: 'assistant', parts: [{ text: 'hi' }] }],
+    ]) {
+      const response = await gateway.fetch(
+        new Request('http://127.0.0.1/v1beta/models/g:generateContent', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ contents }),
+        }),
+      )
+      expect(response.status).toBe(400)
+      const body = (await response.json()) as Json
+      expect(body.error.status).toBe('INVALID_ARGUMENT')
+      expect(body.error.message).toMatch(/^contents\[0\]\.(parts\[0\]\.sparkle|role): /)
+    }
+  })
+})

@@ -96,6 +96,16 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
+/** The informational string fields of an entry, when present, are strings. */
+function optionalStrings(entry: Record<string, unknown>, ...keys: string[]): boolean {
+  return keys.every((key) => entry[key] === undefined || typeof entry[key] === 'string')
+}
+
+/** An object of namespaces, each an object (the shape `provider_data` is written in). */
+function isProviderData(value: unknown): boolean {
+  return isRecord(value) && Object.values(value).every(isRecord)
+}
+
 function mergeProviderData(part: ir.AssistantPart, extra: unknown): void {
   if (!isRecord(extra)) return
   const merged: ir.ProviderData = { ...part.providerData }
@@ -117,16 +127,24 @@ export function decodeReasoningCarrier(
   reasoningContent: unknown,
 ): { parts: ir.AssistantPart[]; skipped: number } {
   if (!Array.isArray(details)) {
+    // Present but not an array: malformed, reported as one skipped entry (never silently ignored).
+    const skipped = details === undefined || details === null ? 0 : 1
     if (typeof reasoningContent === 'string' && reasoningContent !== '') {
-      return { parts: [{ type: 'reasoning', text: reasoningContent }, ...visible], skipped: 0 }
+      return { parts: [{ type: 'reasoning', text: reasoningContent }, ...visible], skipped }
     }
-    return { parts: visible, skipped: 0 }
+    return { parts: visible, skipped }
   }
   const inserted: Array<{ index: number; part: ir.AssistantPart }> = []
   const attachments: Array<{ index: number; id?: string; providerData: unknown }> = []
   let skipped = 0
   for (const entry of details as unknown[]) {
-    if (!isRecord(entry) || typeof entry.index !== 'number') {
+    // `provider_data`, when present, must be an object of namespace objects: else a malformed entry (reported).
+    if (
+      !isRecord(entry) ||
+      typeof entry.index !== 'number' ||
+      (entry.provider_data !== undefined && !isProviderData(entry.provider_data)) ||
+      !optionalStrings(entry, 'format', 'signature', 'id')
+    ) {
       skipped++
       continue
     }

@@ -178,6 +178,8 @@ export function checkMessages(messages: unknown): Problem[] {
         checkContent(out, m, message.content, 2, true)
         str(out, message, 'name', at, 2)
         str(out, message, 'refusal', at, 2)
+        // The reasoning carrier's text (DeepSeek/vLLM/OpenRouter convention) is a string when present.
+        str(out, message, 'reasoning_content', at, 2)
         checkToolCalls(out, m, message.tool_calls)
         const fn = message.function_call
         if (fn !== undefined && fn !== null) {

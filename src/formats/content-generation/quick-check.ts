@@ -119,7 +119,7 @@ export function quickRequestOk(body: unknown): boolean {
         if (checkContents(value) !== undefined) return false
         break
       case 'systemInstruction':
-        if (checkContent(value) !== undefined) return false
+        if (checkContent(value, true, true) !== undefined) return false
         break
       case 'tools':
         if (!toolsOk(value)) return false

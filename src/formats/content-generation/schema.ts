@@ -49,7 +49,7 @@ const functionDeclaration = z.looseObject({
 export const requestSchema = z.looseObject({
   model: z.optional(z.unknown()),
   contents: checked<Content[]>(checkContents),
-  systemInstruction: z.optional(checked<Content>((value) => checkContent(value))),
+  systemInstruction: z.optional(checked<Content>((value) => checkContent(value, true, true))),
   tools: z.optional(z.array(z.looseObject({ functionDeclarations: z.optional(z.array(functionDeclaration)) }))),
   toolConfig: z.optional(
     z.looseObject({

@@ -108,7 +108,7 @@ function responseOk(fr: unknown): boolean {
   return true
 }
 
-function partOk(part: unknown): boolean {
+function partOk(part: unknown, strict: boolean): boolean {
   if (!isObject(part)) return false
   for (const key in part) {
     const value = part[key]
@@ -136,18 +136,61 @@ function partOk(part: unknown): boolean {
       case 'functionResponse':
         if (!responseOk(value)) return false
         break
+      default:
+        if (strict && !partFields.has(key)) return false
     }
   }
   return true
 }
 
-/** Checks one part; the problem's path is relative to the part. */
-export function checkPart(part: unknown): Problem | undefined {
-  return partOk(part) ? undefined : explainPart(part)
+/**
+ * Every field of a `Part` (@google/genai's `Part`), in the API's camelCase and its proto snake_case spelling (the
+ * service accepts both). Any other key is refused as the service refuses it ("Unknown name … Cannot find field"),
+ * never dropped.
+ */
+const partFields = new Set(
+  [
+    'text',
+    'thought',
+    'thoughtSignature',
+    'inlineData',
+    'fileData',
+    'functionCall',
+    'functionResponse',
+    'executableCode',
+    'codeExecutionResult',
+    'videoMetadata',
+    'mediaResolution',
+    'partMetadata',
+    'toolCall',
+    'toolResponse',
+    'audioTranscription',
+    'mediaProcessing',
+    'speechMetadata',
+  ].flatMap((name) => [name, name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)]),
+)
+
+function unknownField(part: Record<string, unknown>): Problem | undefined {
+  for (const key in part) {
+    if (part[key] !== undefined && !partFields.has(key))
+      return {
+        path: [key],
+        message: `unknown field '${key.length > 40 ? `${key.slice(0, 40)}…` : key}' (not a field of Part)`,
+      }
+  }
+  return undefined
+}
+
+/**
+ * Checks one part; the problem's path is relative to the part. `strict` (requests) refuses unknown fields; a response
+ * from the service may carry fields newer than this codec, which are kept, not refused.
+ */
+export function checkPart(part: unknown, strict = true): Problem | undefined {
+  return partOk(part, strict) ? undefined : explainPart(part, strict)
 }
 
 /** The first problem of a part, in a fixed field order. */
-function explainPart(part: unknown): Problem | undefined {
+function explainPart(part: unknown, strict: boolean): Problem | undefined {
   if (!isObject(part)) return problem([], 'object', part)
   const p =
     field(part, 'text', 'string') ??
@@ -155,7 +198,8 @@ function explainPart(part: unknown): Problem | undefined {
     field(part, 'thoughtSignature', 'string') ??
     checkBlob(part) ??
     objectField(part, 'functionCall') ??
-    objectField(part, 'functionResponse')
+    objectField(part, 'functionResponse') ??
+    (strict ? unknownField(part) : undefined)
   if (p) return p
   const fc = part.functionCall
   if (isObject(fc))
@@ -167,22 +211,33 @@ function explainPart(part: unknown): Problem | undefined {
   return undefined
 }
 
-export function checkParts(parts: unknown): Problem | undefined {
+export function checkParts(parts: unknown, strict = true): Problem | undefined {
   if (!Array.isArray(parts)) return problem([], 'array', parts)
   for (let i = 0; i < parts.length; i++) {
-    const found = checkPart(parts[i])
+    const found = checkPart(parts[i], strict)
     if (found) return at(found, i)
   }
   return undefined
 }
 
-/** Checks a Content (`{role?, parts}`); `parts` may be absent in a response candidate. */
-export function checkContent(content: unknown, partsRequired = true): Problem | undefined {
+/** The roles a request's Content may have (the service answers "Please use a valid role: user, model."); a
+ * `systemInstruction`'s role is ignored by the service, and `system` is seen there too. */
+const contentRoles = new Set(['user', 'model'])
+const systemRoles = new Set(['user', 'model', 'system'])
+
+/** Checks a Content (`{role?, parts}`); `parts` may be absent (and unknown part fields kept) in a response candidate. */
+export function checkContent(content: unknown, partsRequired = true, system = false): Problem | undefined {
   if (!isObject(content)) return problem([], 'object', content)
   const role = field(content, 'role', 'string')
   if (role) return role
+  const roles = system ? systemRoles : contentRoles
+  if (partsRequired && content.role !== undefined && !roles.has(content.role as string))
+    return {
+      path: ['role'],
+      message: `expected one of ${[...roles].join(', ')}, received ${JSON.stringify(String(content.role).slice(0, 40))}`,
+    }
   if (content.parts === undefined && !partsRequired) return undefined
-  return at(checkParts(content.parts), 'parts')
+  return at(checkParts(content.parts, partsRequired), 'parts')
 }
 
 export function checkContents(contents: unknown): Problem | undefined {

@@ -2,7 +2,7 @@
  * Hand-written validation of message content blocks. Content is most of a request's bytes, and zod objects copy
  * every object they parse, so blocks are checked here in one allocation-free pass instead (the benchmark target is
  * ≤ 1.5× plain JSON). Wired into the zod schemas as a check, so errors still come out of `parseWire` with the full
- * path (`messages[1].content[0].source.data`). Unknown block types pass (loose).
+ * path (`messages[1].content[0].source.data`). Unknown block types are refused (`…content[0].type`).
  */
 
 /** The first problem found: a path relative to the content value, and the message. */
@@ -71,6 +71,47 @@ function checkSource(block: Json, path: Array<string | number>, document: boolea
   return undefined
 }
 
+/**
+ * Every content block type the Messages API accepts in a request (`ContentBlockParam` and `BetaContentBlockParam` of
+ * @anthropic-ai/sdk). Anything else is refused as the service refuses it (a 400 naming the path), never dropped.
+ */
+const blockTypes = new Set([
+  'text',
+  'image',
+  'document',
+  'search_result',
+  'thinking',
+  'redacted_thinking',
+  'tool_use',
+  'tool_result',
+  'server_tool_use',
+  'web_search_tool_result',
+  'web_fetch_tool_result',
+  'advisor_tool_result',
+  'code_execution_tool_result',
+  'bash_code_execution_tool_result',
+  'text_editor_code_execution_tool_result',
+  'tool_search_tool_result',
+  'mcp_tool_use',
+  'mcp_tool_result',
+  'mcp_tool_listing',
+  'container_upload',
+  'compaction',
+  'tool_addition',
+  'tool_removal',
+  'fallback',
+])
+/** Block types a `tool_result.content` array may hold. */
+const toolResultTypes = new Set(['text', 'image', 'document', 'search_result', 'tool_reference'])
+
+function unknownType(path: Array<string | number>, type: string, allowed: Set<string>): Problem {
+  const shown = type.length > 40 ? `${type.slice(0, 40)}…` : type
+  return {
+    path: [...path, 'type'],
+    message: `unknown block type '${shown}' (expected one of: ${[...allowed].join(', ')})`,
+  }
+}
+
 function checkBlock(block: unknown, path: Array<string | number>, inToolResult: boolean): Problem | undefined {
   if (!isObject(block)) return problem(path, 'object', block)
   const type = block.type
@@ -96,7 +137,8 @@ function checkBlock(block: unknown, path: Array<string | number>, inToolResult: 
         optionalObject(block, 'citations', path)
       )
   }
-  if (inToolResult) return undefined
+  if (inToolResult) return toolResultTypes.has(type) ? undefined : unknownType(path, type, toolResultTypes)
+  if (!blockTypes.has(type)) return unknownType(path, type, blockTypes)
   switch (type) {
     case 'tool_use': {
       const p = str(block, 'id', path, 'required') ?? str(block, 'name', path, 'required')

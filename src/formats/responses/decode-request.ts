@@ -48,6 +48,28 @@ export const customParameters = (description?: string): ir.JsonSchema => ({
   additionalProperties: false,
 })
 
+/** Every tool type of the Responses API (openai SDK `Tool`); anything else is refused as the service refuses it. */
+const toolTypes = new Set([
+  'function',
+  'custom',
+  'file_search',
+  'computer',
+  'computer_use_preview',
+  'web_search',
+  'web_search_2025_08_26',
+  'web_search_preview',
+  'web_search_preview_2025_03_11',
+  'mcp',
+  'code_interpreter',
+  'programmatic_tool_calling',
+  'image_generation',
+  'local_shell',
+  'shell',
+  'namespace',
+  'tool_search',
+  'apply_patch',
+])
+
 function decodeTools(
   tools: NonNullable<WireRequest['tools']>,
   warnings: ir.Warning[],
@@ -57,6 +79,12 @@ function decodeTools(
   for (let i = 0; i < tools.length; i++) {
     const tool = tools[i] as Wire
     const path = `tools[${i}]`
+    if (!toolTypes.has(tool.type as string))
+      invalidRequest(`${path}.type`, `unknown tool type ${JSON.stringify(String(tool.type).slice(0, 40))}`, FORMAT)
+    if (tool.description !== undefined && tool.description !== null && typeof tool.description !== 'string')
+      invalidRequest(`${path}.description`, 'expected string', FORMAT)
+    if (tool.strict !== undefined && tool.strict !== null && typeof tool.strict !== 'boolean')
+      invalidRequest(`${path}.strict`, 'expected boolean', FORMAT)
     if (tool.type === 'function') {
       if (typeof tool.name !== 'string')
         invalidRequest(`${path}.name`, 'required field is missing (expected string)', FORMAT)
@@ -112,6 +140,12 @@ function decodeToolChoice(
     request.toolChoice = { type: choice }
     return
   }
+  if (choice.type !== 'allowed_tools' && !toolTypes.has(choice.type as string))
+    invalidRequest(
+      'tool_choice.type',
+      `unknown tool choice ${JSON.stringify(String(choice.type).slice(0, 40))}`,
+      FORMAT,
+    )
   if ((choice.type === 'function' || choice.type === 'custom') && typeof choice.name === 'string') {
     request.toolChoice = { type: 'tool', name: choice.name }
   } else if (choice.type === 'allowed_tools') {
