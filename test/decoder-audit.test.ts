@@ -41,8 +41,9 @@ const freeForm = new Set([
 /** Every path to a value inside `body` (not the root), not descending into free-form values. */
 function paths(value: Json, prefix: Path = []): Path[] {
   const out: Path[] = []
-  if (Array.isArray(value)) value.forEach((v, i) => out.push([...prefix, i], ...paths(v, [...prefix, i])))
-  else if (typeof value === 'object' && value !== null)
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) out.push([...prefix, i], ...paths(value[i], [...prefix, i]))
+  } else if (typeof value === 'object' && value !== null)
     for (const [k, v] of Object.entries(value)) {
       out.push([...prefix, k])
       if (!freeForm.has(k)) out.push(...paths(v, [...prefix, k]))
