@@ -5,7 +5,7 @@
  */
 import { existsSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import type { Converted, FormatId, SseFrame, SseMessage } from '../src/formats/format.js'
+import type { Converted, Format, FormatId, SseFrame, SseMessage } from '../src/formats/format.js'
 import type * as ir from '../src/ir/index.js'
 import { accumulate } from '../src/stream/accumulate.js'
 import { convertStreamWith } from '../src/stream/pipeline.js'
@@ -14,7 +14,7 @@ import { fixtureExists, formatIds, readBytes, readJson, scenarios } from './help
 import { collect, concatBytes, fixedChunks, streamOf } from './helpers/rechunk.js'
 import { readWithSdk, type Summary, summarize, withSseServer } from './helpers/sdk-stream.js'
 
-interface StreamFormat {
+interface StreamFormat extends Pick<Format, 'decodeStreamStep' | 'encodeStreamStep'> {
   createDecodeStream: () => TransformStream<SseMessage, ir.StreamEvent>
   createEncodeStream: (options?: { includeUsage?: boolean }) => TransformStream<ir.StreamEvent, SseFrame>
   decodeResponse?: (body: unknown) => Converted<ir.Response>

@@ -1,5 +1,6 @@
 import type { EventSourceMessage } from 'eventsource-parser'
 import type * as ir from '../ir/index.js'
+import type { StreamStep } from '../stream/step.js'
 
 export type { FormatId } from '../ir/format-id.js'
 
@@ -103,9 +104,16 @@ export interface Format {
   decodeResponse(body: unknown): Converted<ir.Response>
   encodeResponse(response: ir.Response, options?: EncodeResponseOptions): Converted<unknown>
 
-  /** Upstream SSE → IR events. Bad vendor data becomes an `error` event, never a stream error. */
+  /**
+   * Upstream SSE → IR events, as a synchronous push step (fresh state per call). Bad vendor data becomes an `error`
+   * event, never a throw. The gateway drives it directly; `createDecodeStream` is the same thing as a Web stream.
+   */
+  decodeStreamStep(): StreamStep<SseMessage, ir.StreamEvent>
+  /** IR events → this format's SSE frames (event names, `[DONE]`, keep-alives, in-stream errors), as a push step. */
+  encodeStreamStep(options?: EncodeStreamOptions): StreamStep<ir.StreamEvent, SseFrame>
+  /** `decodeStreamStep` as a `TransformStream` (the public Web API). */
   createDecodeStream(): TransformStream<SseMessage, ir.StreamEvent>
-  /** IR events → this format's SSE frames (event names, `[DONE]`, keep-alives, in-stream errors). */
+  /** `encodeStreamStep` as a `TransformStream` (the public Web API). */
   createEncodeStream(options?: EncodeStreamOptions): TransformStream<ir.StreamEvent, SseFrame>
 
   /** An error body (HTTP or in-stream) → IR. Total: never throws, whatever the body. */

@@ -1,15 +1,17 @@
-import type { EncodeStreamOptions, Format } from '../formats/format.js'
+import type { EncodeStreamOptions, Format, SseFrame } from '../formats/format.js'
 import type * as ir from '../ir/index.js'
-import { createSseDecodeStream } from './sse-decode.js'
-import { createSseEncodeStream } from './sse-encode.js'
+import { createSseDecodeStep } from './sse-decode.js'
+import { formatSseFrame } from './sse-encode.js'
+import { chainSteps, mapStep, type StreamStep, stepToTransformStream } from './step.js'
+
+/** Rewrites `message-start.model` (the model override), as a step. */
+export function modelOverrideStep(model: string): StreamStep<ir.StreamEvent, ir.StreamEvent> {
+  return mapStep((event) => (event.type === 'message-start' ? { ...event, model } : event))
+}
 
 /** Rewrites `message-start.model` (the model override). */
 export function createModelOverrideStream(model: string): TransformStream<ir.StreamEvent, ir.StreamEvent> {
-  return new TransformStream<ir.StreamEvent, ir.StreamEvent>({
-    transform(event, controller) {
-      controller.enqueue(event.type === 'message-start' ? { ...event, model } : event)
-    },
-  })
+  return stepToTransformStream(modelOverrideStep(model))
 }
 
 export interface PipelineOptions extends EncodeStreamOptions {
@@ -17,23 +19,78 @@ export interface PipelineOptions extends EncodeStreamOptions {
   model?: string
 }
 
+/**
+ * Frames → SSE text: what one push produced is written as ONE string (frames ready together are coalesced), so a
+ * consumer writes once per upstream chunk.
+ */
+export function sseTextStep<I>(frames: StreamStep<I, SseFrame>): StreamStep<I, string> {
+  const buffer: SseFrame[] = []
+  const flush = (out: string[]) => {
+    if (buffer.length === 0) return
+    let text = ''
+    for (let i = 0; i < buffer.length; i++) text += formatSseFrame(buffer[i] as SseFrame)
+    buffer.length = 0
+    out.push(text)
+  }
+  return {
+    push(input, out) {
+      frames.push(input, buffer)
+      flush(out)
+    },
+    end(out) {
+      frames.end(buffer)
+      flush(out)
+    },
+  }
+}
+
+/** IR events → SSE text of `target` (with the model override), one string per push. */
+export function encodeEventsStep(
+  target: Pick<Format, 'encodeStreamStep'>,
+  options: PipelineOptions = {},
+): StreamStep<ir.StreamEvent, string> {
+  const encode = target.encodeStreamStep(options)
+  return sseTextStep(options.model === undefined ? encode : chainSteps(modelOverrideStep(options.model), encode))
+}
+
+/** SSE bytes of `source` → SSE text of `target`, one string per pushed chunk (none when nothing completed). */
+export function convertStreamStep(
+  source: Pick<Format, 'decodeStreamStep'>,
+  target: Pick<Format, 'encodeStreamStep'>,
+  options: PipelineOptions = {},
+): StreamStep<Uint8Array | string, string> {
+  return chainSteps(chainSteps(createSseDecodeStep(), source.decodeStreamStep()), encodeEventsStep(target, options))
+}
+
+/** A step's text output as UTF-8 bytes (one chunk per string). */
+function toBytes<I>(step: StreamStep<I, string>): TransformStream<I, Uint8Array> {
+  const encoder = new TextEncoder()
+  return stepToTransformStream(
+    chainSteps(
+      step,
+      mapStep((text: string) => encoder.encode(text)),
+    ),
+  )
+}
+
 /** IR events → SSE bytes of `target` (with the model override). Pull-based; cancel propagates to `events`. */
 export function encodeEventsWith(
   events: ReadableStream<ir.StreamEvent>,
-  target: Pick<Format, 'createEncodeStream'>,
+  target: Pick<Format, 'encodeStreamStep'>,
   options: PipelineOptions = {},
 ): ReadableStream<Uint8Array> {
-  const overridden = options.model === undefined ? events : events.pipeThrough(createModelOverrideStream(options.model))
-  return overridden.pipeThrough(target.createEncodeStream(options)).pipeThrough(createSseEncodeStream())
+  return events.pipeThrough(toBytes(encodeEventsStep(target, options)))
 }
 
-/** SSE bytes of `source` → SSE bytes of `target`, with the formats given as objects (no registry lookup). */
+/**
+ * SSE bytes of `source` → SSE bytes of `target`, with the formats given as objects (no registry lookup). One
+ * `TransformStream` driving the steps: one output chunk per input chunk that completed something.
+ */
 export function convertStreamWith(
   stream: ReadableStream<Uint8Array>,
-  source: Pick<Format, 'createDecodeStream'>,
-  target: Pick<Format, 'createEncodeStream'>,
+  source: Pick<Format, 'decodeStreamStep'>,
+  target: Pick<Format, 'encodeStreamStep'>,
   options: PipelineOptions = {},
 ): ReadableStream<Uint8Array> {
-  const events = stream.pipeThrough(createSseDecodeStream()).pipeThrough(source.createDecodeStream())
-  return encodeEventsWith(events, target, options)
+  return stream.pipeThrough(toBytes(convertStreamStep(source, target, options)))
 }

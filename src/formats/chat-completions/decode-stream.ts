@@ -1,6 +1,7 @@
 import { errorCodeForStatus } from '../../ir/error.js'
 import type * as ir from '../../ir/index.js'
 import { generateToolCallId } from '../../shared/tool-ids.js'
+import { emitterStep, type StreamStep, stepToTransformStream } from '../../stream/step.js'
 import type { SseMessage } from '../format.js'
 import { toFinishReason } from './finish-reason.js'
 import { type ChatCompletionsUsage, decodeUsage } from './usage.js'
@@ -23,16 +24,16 @@ import { type ChatCompletionsUsage, decodeUsage } from './usage.js'
  * - Bad vendor data (invalid JSON, a non-object chunk, an `error` chunk) becomes one `error` event and
  *   nothing follows it. Input that ends with neither `[DONE]` nor a finish becomes an `error` too.
  */
-export function createDecodeStream(): TransformStream<SseMessage, ir.StreamEvent> {
+export function decodeStreamStep(): StreamStep<SseMessage, ir.StreamEvent> {
   const decoder = new ChunkDecoder()
-  return new TransformStream<SseMessage, ir.StreamEvent>({
-    transform(message, controller) {
-      decoder.message(message, (event) => controller.enqueue(event))
-    },
-    flush(controller) {
-      decoder.end((event) => controller.enqueue(event))
-    },
-  })
+  return emitterStep(
+    (input, emit) => decoder.message(input, emit),
+    (emit) => decoder.end(emit),
+  )
+}
+
+export function createDecodeStream(): TransformStream<SseMessage, ir.StreamEvent> {
+  return stepToTransformStream(decodeStreamStep())
 }
 
 type Emit = (event: ir.StreamEvent) => void

@@ -1,4 +1,5 @@
 import type * as ir from '../../ir/index.js'
+import { emitterStep, type StreamStep, stepToTransformStream } from '../../stream/step.js'
 import type { EncodeStreamOptions, SseFrame } from '../format.js'
 import { fromFinishReason } from './finish-reason.js'
 import { encodeReasoningCarrier } from './reasoning-carrier.js'
@@ -19,16 +20,16 @@ import { encodeUsage } from './usage.js'
  *
  * Grammar violations (events before `message-start`, unknown block indices, events after the end) never throw.
  */
-export function createEncodeStream(options?: EncodeStreamOptions): TransformStream<ir.StreamEvent, SseFrame> {
+export function encodeStreamStep(options?: EncodeStreamOptions): StreamStep<ir.StreamEvent, SseFrame> {
   const encoder = new ChunkEncoder(options?.includeUsage === true)
-  return new TransformStream<ir.StreamEvent, SseFrame>({
-    transform(event, controller) {
-      encoder.event(event, (frame) => controller.enqueue(frame))
-    },
-    flush(controller) {
-      encoder.end((frame) => controller.enqueue(frame))
-    },
-  })
+  return emitterStep(
+    (input, emit) => encoder.event(input, emit),
+    (emit) => encoder.end(emit),
+  )
+}
+
+export function createEncodeStream(options?: EncodeStreamOptions): TransformStream<ir.StreamEvent, SseFrame> {
+  return stepToTransformStream(encodeStreamStep(options))
 }
 
 type Write = (frame: SseFrame) => void

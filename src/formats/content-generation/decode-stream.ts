@@ -10,6 +10,7 @@
  */
 import type * as ir from '../../ir/index.js'
 import { generateToolCallId } from '../../shared/tool-ids.js'
+import { type StreamStep, stepToTransformStream } from '../../stream/step.js'
 import type { SseMessage } from '../format.js'
 import { decodeError } from './errors.js'
 import { toFinishReason } from './finish-reason.js'
@@ -24,7 +25,7 @@ function signatureData(part: Json): ir.ProviderData | undefined {
     : undefined
 }
 
-export function createDecodeStream(): TransformStream<SseMessage, ir.StreamEvent> {
+export function decodeStreamStep(): StreamStep<SseMessage, ir.StreamEvent> {
   let started = false
   let done = false
   let next = 0
@@ -35,30 +36,30 @@ export function createDecodeStream(): TransformStream<SseMessage, ir.StreamEvent
   let id = ''
   let pendingFinish: ir.FinishReason | undefined
 
-  const fail = (controller: TransformStreamDefaultController<ir.StreamEvent>, error: ir.ErrorInfo) => {
-    closeOpen(controller)
-    controller.enqueue({ type: 'error', error })
+  const fail = (out: ir.StreamEvent[], error: ir.ErrorInfo) => {
+    closeOpen(out)
+    out.push({ type: 'error', error })
     done = true
   }
-  const closeOpen = (controller: TransformStreamDefaultController<ir.StreamEvent>, providerData?: ir.ProviderData) => {
+  const closeOpen = (out: ir.StreamEvent[], providerData?: ir.ProviderData) => {
     if (!open) return
     const end: ir.TextEndEvent | ir.ReasoningEndEvent = {
       type: open.kind === 'text' ? 'text-end' : 'reasoning-end',
       index: open.index,
     }
     if (providerData) end.providerData = providerData
-    controller.enqueue(end)
+    out.push(end)
     open = undefined
   }
 
-  return new TransformStream({
-    transform(message, controller) {
+  return {
+    push(message, out) {
       if (done) return
       let chunk: unknown
       try {
         chunk = JSON.parse(message.data)
       } catch {
-        fail(controller, {
+        fail(out, {
           code: 'upstream',
           status: 502,
           message: 'content-generation stream: malformed JSON in an SSE event',
@@ -66,7 +67,7 @@ export function createDecodeStream(): TransformStream<SseMessage, ir.StreamEvent
         return
       }
       if (!isObject(chunk)) {
-        fail(controller, {
+        fail(out, {
           code: 'upstream',
           status: 502,
           message: 'content-generation stream: an SSE event is not a JSON object',
@@ -75,7 +76,7 @@ export function createDecodeStream(): TransformStream<SseMessage, ir.StreamEvent
       }
       if (isObject(chunk.error)) {
         const code = typeof chunk.error.code === 'number' ? chunk.error.code : 500
-        fail(controller, decodeError(code >= 400 && code <= 599 ? code : 500, chunk))
+        fail(out, decodeError(code >= 400 && code <= 599 ? code : 500, chunk))
         return
       }
       if (!started) {
@@ -98,7 +99,7 @@ export function createDecodeStream(): TransformStream<SseMessage, ir.StreamEvent
           start.usage = { inputTokens: known.inputTokens }
           if (known.cachedInputTokens !== undefined) start.usage.cachedInputTokens = known.cachedInputTokens
         }
-        controller.enqueue(start)
+        out.push(start)
       }
       const candidate =
         Array.isArray(chunk.candidates) && isObject(chunk.candidates[0]) ? chunk.candidates[0] : undefined
@@ -108,7 +109,7 @@ export function createDecodeStream(): TransformStream<SseMessage, ir.StreamEvent
         if (!isObject(part)) continue
         const providerData = signatureData(part)
         if (isObject(part.functionCall)) {
-          closeOpen(controller)
+          closeOpen(out)
           const call = part.functionCall
           const name = typeof call.name === 'string' ? call.name : ''
           const index = next++
@@ -120,22 +121,22 @@ export function createDecodeStream(): TransformStream<SseMessage, ir.StreamEvent
           if (typeof call.id === 'string' && call.id) own.id = call.id
           const start: ir.StreamEvent = { type: 'tool-call-start', index, id: callId, name }
           if (Object.keys(own).length > 0) start.providerData = { 'content-generation': own }
-          controller.enqueue(start)
-          controller.enqueue({
+          out.push(start)
+          out.push({
             type: 'tool-call-delta',
             index,
             argumentsDelta: JSON.stringify(isObject(call.args) ? call.args : {}),
           })
-          controller.enqueue({ type: 'tool-call-end', index })
+          out.push({ type: 'tool-call-end', index })
           continue
         }
         if (typeof part.text !== 'string') continue
         const kind = part.thought === true ? 'reasoning' : 'text'
-        if (open && open.kind !== kind) closeOpen(controller)
+        if (open && open.kind !== kind) closeOpen(out)
         if (part.text === '') {
           // An empty part carrying only a signature attaches it to the open block (or ends a block with it).
           if (providerData && open)
-            controller.enqueue({
+            out.push({
               type: open.kind === 'text' ? 'text-delta' : 'reasoning-delta',
               index: open.index,
               text: '',
@@ -143,14 +144,14 @@ export function createDecodeStream(): TransformStream<SseMessage, ir.StreamEvent
             })
           else if (providerData && !open) {
             const index = next++
-            controller.enqueue({ type: kind === 'text' ? 'text-start' : 'reasoning-start', index, providerData })
-            controller.enqueue({ type: kind === 'text' ? 'text-end' : 'reasoning-end', index })
+            out.push({ type: kind === 'text' ? 'text-start' : 'reasoning-start', index, providerData })
+            out.push({ type: kind === 'text' ? 'text-end' : 'reasoning-end', index })
           }
           continue
         }
         if (!open) {
           open = { kind, index: next++ }
-          controller.enqueue({ type: kind === 'text' ? 'text-start' : 'reasoning-start', index: open.index })
+          out.push({ type: kind === 'text' ? 'text-start' : 'reasoning-start', index: open.index })
         }
         const delta: ir.TextDeltaEvent | ir.ReasoningDeltaEvent = {
           type: kind === 'text' ? 'text-delta' : 'reasoning-delta',
@@ -158,17 +159,17 @@ export function createDecodeStream(): TransformStream<SseMessage, ir.StreamEvent
           text: part.text,
         }
         if (providerData) delta.providerData = providerData
-        controller.enqueue(delta)
+        out.push(delta)
       }
       if (isObject(chunk.usageMetadata)) {
         usage = decodeUsage(chunk.usageMetadata as ContentGenerationUsage)
-        if (usage) controller.enqueue({ type: 'usage', usage: { ...usage } })
+        if (usage) out.push({ type: 'usage', usage: { ...usage } })
       }
       const finishRaw = candidate && typeof candidate.finishReason === 'string' ? candidate.finishReason : undefined
       const blocked =
         !candidate && isObject(chunk.promptFeedback) && typeof chunk.promptFeedback.blockReason === 'string'
       if (finishRaw || blocked) {
-        closeOpen(controller)
+        closeOpen(out)
         const finishReason: ir.FinishReason = blocked
           ? {
               unified: 'content-filter',
@@ -180,20 +181,24 @@ export function createDecodeStream(): TransformStream<SseMessage, ir.StreamEvent
         pendingFinish = finishReason
       }
     },
-    flush(controller) {
+    end(out) {
       if (done) return
       if (pendingFinish) {
         const finish: ir.StreamEvent = { type: 'finish', finishReason: pendingFinish }
         if (usage) finish.usage = usage
-        controller.enqueue(finish)
+        out.push(finish)
         return
       }
-      if (!started) controller.enqueue({ type: 'message-start', id: generateToolCallId('resp_', 'empty'), model: '' })
-      fail(controller, {
+      if (!started) out.push({ type: 'message-start', id: generateToolCallId('resp_', 'empty'), model: '' })
+      fail(out, {
         code: 'upstream',
         status: 502,
         message: 'content-generation stream ended before a finishReason',
       })
     },
-  })
+  }
+}
+
+export function createDecodeStream(): TransformStream<SseMessage, ir.StreamEvent> {
+  return stepToTransformStream(decodeStreamStep())
 }

@@ -11,6 +11,7 @@
  */
 import type * as ir from '../../ir/index.js'
 import { envelopeFor } from '../../shared/reasoning-envelope.js'
+import { type StreamStep, stepToTransformStream } from '../../stream/step.js'
 import type { EncodeStreamOptions, SseFrame } from '../format.js'
 import { encodeError } from './errors.js'
 import { fromFinishReason } from './finish-reason.js'
@@ -32,7 +33,7 @@ function ownSignature(providerData: ir.ProviderData | undefined): string | undef
   return typeof value === 'string' ? value : envelopeFor(providerData, 'content-generation')
 }
 
-export function createEncodeStream(_options: EncodeStreamOptions = {}): TransformStream<ir.StreamEvent, SseFrame> {
+export function encodeStreamStep(_options: EncodeStreamOptions = {}): StreamStep<ir.StreamEvent, SseFrame> {
   let id = ''
   let model = ''
   let usage: Partial<ir.Usage> | undefined
@@ -61,8 +62,8 @@ export function createEncodeStream(_options: EncodeStreamOptions = {}): Transfor
     return part
   }
 
-  return new TransformStream({
-    transform(event, controller) {
+  return {
+    push(event, out) {
       if (ended) return
       switch (event.type) {
         case 'message-start':
@@ -83,14 +84,14 @@ export function createEncodeStream(_options: EncodeStreamOptions = {}): Transfor
         case 'text-delta':
         case 'reasoning-delta':
           if (event.text === '' && !ownSignature(event.providerData)) return
-          controller.enqueue(frame([textPart(event.index, event.text, event.providerData)]))
+          out.push(frame([textPart(event.index, event.text, event.providerData)]))
           return
         case 'text-end':
         case 'reasoning-end': {
           const signature = ownSignature(event.providerData) ?? signatures.get(event.index)
           if (signature) {
             signatures.set(event.index, signature)
-            controller.enqueue(frame([textPart(event.index, '')]))
+            out.push(frame([textPart(event.index, '')]))
           }
           kinds.delete(event.index)
           signatures.delete(event.index)
@@ -126,7 +127,7 @@ export function createEncodeStream(_options: EncodeStreamOptions = {}): Transfor
           const part: Json = { functionCall }
           const signature = ownSignature(event.providerData) ?? call.signature
           if (signature) part.thoughtSignature = signature
-          controller.enqueue(frame([part]))
+          out.push(frame([part]))
           return
         }
         case 'usage':
@@ -134,13 +135,13 @@ export function createEncodeStream(_options: EncodeStreamOptions = {}): Transfor
           return
         case 'finish':
           if (event.usage) usage = event.usage
-          controller.enqueue(frame([{ text: '' }], fromFinishReason(event.finishReason)))
+          out.push(frame([{ text: '' }], fromFinishReason(event.finishReason)))
           ended = true
           return
         case 'error': {
           const { status, body } = encodeError(event.error)
           const error = (body as { error?: Json }).error ?? {}
-          controller.enqueue({
+          out.push({
             data: JSON.stringify({ error: { ...error, code: status >= 400 && status <= 599 ? status : 500 } }),
           })
           ended = true
@@ -151,9 +152,13 @@ export function createEncodeStream(_options: EncodeStreamOptions = {}): Transfor
           return
       }
     },
-    flush(controller) {
+    end(out) {
       if (ended) return
-      controller.enqueue(frame([{ text: '' }], 'STOP'))
+      out.push(frame([{ text: '' }], 'STOP'))
     },
-  })
+  }
+}
+
+export function createEncodeStream(options?: EncodeStreamOptions): TransformStream<ir.StreamEvent, SseFrame> {
+  return stepToTransformStream(encodeStreamStep(options))
 }

@@ -9,6 +9,7 @@
  * before `message_stop`) becomes an `error` event, never a stream error; nothing follows an error.
  */
 import type * as ir from '../../ir/index.js'
+import { type StreamStep, stepToTransformStream } from '../../stream/step.js'
 import type { SseMessage } from '../format.js'
 import { decodeError } from './errors.js'
 import { toFinishReason } from './finish-reason.js'
@@ -50,7 +51,7 @@ function upstreamError(message: string): ir.ErrorEvent {
 
 const isIndex = (value: unknown): value is number => typeof value === 'number' && Number.isInteger(value) && value >= 0
 
-export function createDecodeStream(): TransformStream<SseMessage, ir.StreamEvent> {
+export function decodeStreamStep(): StreamStep<SseMessage, ir.StreamEvent> {
   const blocks = new Map<number, OpenBlock | typeof skipped>()
   let nextIndex = 0
   let started = false
@@ -82,18 +83,18 @@ export function createDecodeStream(): TransformStream<SseMessage, ir.StreamEvent
     return { type: 'tool-call-end', index: block.index }
   }
 
-  function closeAll(controller: TransformStreamDefaultController<ir.StreamEvent>): void {
-    for (const block of blocks.values()) if (block !== skipped) controller.enqueue(endEvent(block))
+  function closeAll(out: ir.StreamEvent[]): void {
+    for (const block of blocks.values()) if (block !== skipped) out.push(endEvent(block))
     blocks.clear()
   }
 
-  function fail(controller: TransformStreamDefaultController<ir.StreamEvent>, event: ir.ErrorEvent): void {
+  function fail(out: ir.StreamEvent[], event: ir.ErrorEvent): void {
     done = true
     blocks.clear()
-    controller.enqueue(event)
+    out.push(event)
   }
 
-  function blockStart(data: Json, controller: TransformStreamDefaultController<ir.StreamEvent>): string | undefined {
+  function blockStart(data: Json, out: ir.StreamEvent[]): string | undefined {
     const wireIndex = data.index
     const block = data.content_block
     if (!isIndex(wireIndex)) return 'content_block_start.index: expected a non-negative integer'
@@ -105,9 +106,9 @@ export function createDecodeStream(): TransformStream<SseMessage, ir.StreamEvent
         const event: ir.TextStartEvent = { type: 'text-start', index }
         const extra = extras(block, textKeys)
         if (extra) event.providerData = extra
-        controller.enqueue(event)
+        out.push(event)
         if (typeof block.text === 'string' && block.text !== '')
-          controller.enqueue({ type: 'text-delta', index, text: block.text })
+          out.push({ type: 'text-delta', index, text: block.text })
         blocks.set(wireIndex, { kind: 'text', index })
         break
       }
@@ -115,9 +116,9 @@ export function createDecodeStream(): TransformStream<SseMessage, ir.StreamEvent
         const event: ir.ReasoningStartEvent = { type: 'reasoning-start', index }
         const extra = extras(block, thinkingKeys)
         if (extra) event.providerData = extra
-        controller.enqueue(event)
+        out.push(event)
         if (typeof block.thinking === 'string' && block.thinking !== '')
-          controller.enqueue({ type: 'reasoning-delta', index, text: block.thinking })
+          out.push({ type: 'reasoning-delta', index, text: block.thinking })
         const open: OpenBlock = { kind: 'reasoning', index }
         if (typeof block.signature === 'string' && block.signature !== '') open.signature = block.signature
         blocks.set(wireIndex, open)
@@ -128,7 +129,7 @@ export function createDecodeStream(): TransformStream<SseMessage, ir.StreamEvent
         const event: ir.ReasoningStartEvent = { type: 'reasoning-start', index, redactedData: block.data }
         const extra = extras(block, redactedKeys)
         if (extra) event.providerData = extra
-        controller.enqueue(event)
+        out.push(event)
         blocks.set(wireIndex, { kind: 'reasoning', index })
         break
       }
@@ -138,9 +139,9 @@ export function createDecodeStream(): TransformStream<SseMessage, ir.StreamEvent
         const event: ir.ToolCallStartEvent = { type: 'tool-call-start', index, id: block.id, name: block.name }
         const extra = extras(block, toolUseKeys)
         if (extra) event.providerData = extra
-        controller.enqueue(event)
+        out.push(event)
         if (isObject(block.input) && Object.keys(block.input).length > 0)
-          controller.enqueue({ type: 'tool-call-delta', index, argumentsDelta: JSON.stringify(block.input) })
+          out.push({ type: 'tool-call-delta', index, argumentsDelta: JSON.stringify(block.input) })
         sawToolUse = true
         blocks.set(wireIndex, { kind: 'tool-call', index })
         break
@@ -153,7 +154,7 @@ export function createDecodeStream(): TransformStream<SseMessage, ir.StreamEvent
     return undefined
   }
 
-  function blockDelta(data: Json, controller: TransformStreamDefaultController<ir.StreamEvent>): string | undefined {
+  function blockDelta(data: Json, out: ir.StreamEvent[]): string | undefined {
     const block = isIndex(data.index) ? blocks.get(data.index) : undefined
     if (block === undefined) return `content_block_delta.index: no open block ${String(data.index)}`
     if (block === skipped) return undefined
@@ -163,16 +164,16 @@ export function createDecodeStream(): TransformStream<SseMessage, ir.StreamEvent
     switch (delta.type) {
       case 'text_delta':
         if (typeof delta.text !== 'string') return 'content_block_delta.delta.text: expected string'
-        if (block.kind === 'text') controller.enqueue({ type: 'text-delta', index, text: delta.text })
+        if (block.kind === 'text') out.push({ type: 'text-delta', index, text: delta.text })
         break
       case 'thinking_delta':
         if (typeof delta.thinking !== 'string') return 'content_block_delta.delta.thinking: expected string'
-        if (block.kind === 'reasoning') controller.enqueue({ type: 'reasoning-delta', index, text: delta.thinking })
+        if (block.kind === 'reasoning') out.push({ type: 'reasoning-delta', index, text: delta.thinking })
         break
       case 'input_json_delta':
         if (typeof delta.partial_json !== 'string') return 'content_block_delta.delta.partial_json: expected string'
         if (block.kind === 'tool-call' && delta.partial_json !== '')
-          controller.enqueue({ type: 'tool-call-delta', index, argumentsDelta: delta.partial_json })
+          out.push({ type: 'tool-call-delta', index, argumentsDelta: delta.partial_json })
         break
       case 'signature_delta':
         if (typeof delta.signature !== 'string') return 'content_block_delta.delta.signature: expected string'
@@ -190,7 +191,7 @@ export function createDecodeStream(): TransformStream<SseMessage, ir.StreamEvent
     return undefined
   }
 
-  function handle(data: Json, type: string, controller: TransformStreamDefaultController<ir.StreamEvent>): void {
+  function handle(data: Json, type: string, out: ir.StreamEvent[]): void {
     let problem: string | undefined
     switch (type) {
       case 'message_start': {
@@ -206,22 +207,22 @@ export function createDecodeStream(): TransformStream<SseMessage, ir.StreamEvent
             model: typeof message.model === 'string' ? message.model : '',
           }
           if (isObject(message.usage)) event.usage = decodePartialUsage(message.usage as Partial<MessagesUsage>)
-          controller.enqueue(event)
+          out.push(event)
         }
         break
       }
       case 'content_block_start':
-        problem = started ? blockStart(data, controller) : 'content_block_start: before message_start'
+        problem = started ? blockStart(data, out) : 'content_block_start: before message_start'
         break
       case 'content_block_delta':
-        problem = blockDelta(data, controller)
+        problem = blockDelta(data, out)
         break
       case 'content_block_stop': {
         const block = isIndex(data.index) ? blocks.get(data.index) : undefined
         if (block === undefined) problem = `content_block_stop.index: no open block ${String(data.index)}`
         else {
           blocks.delete(data.index as number)
-          if (block !== skipped) controller.enqueue(endEvent(block))
+          if (block !== skipped) out.push(endEvent(block))
         }
         break
       }
@@ -232,7 +233,7 @@ export function createDecodeStream(): TransformStream<SseMessage, ir.StreamEvent
         if (typeof delta.stop_sequence === 'string') stopSequence = delta.stop_sequence
         if (isObject(data.usage)) {
           mergeUsage(data.usage)
-          controller.enqueue({ type: 'usage', usage: decodePartialUsage(usage) })
+          out.push({ type: 'usage', usage: decodePartialUsage(usage) })
         }
         break
       }
@@ -241,54 +242,58 @@ export function createDecodeStream(): TransformStream<SseMessage, ir.StreamEvent
           problem = 'message_stop: before message_start'
           break
         }
-        closeAll(controller)
+        closeAll(out)
         const event: ir.FinishEvent = { type: 'finish', finishReason: toFinishReason(stopReason, sawToolUse) }
         if (stopSequence !== undefined) event.stopSequence = stopSequence
         const final = hasUsage ? decodeUsage(usage) : undefined
         if (final) event.usage = final
-        controller.enqueue(event)
+        out.push(event)
         done = true
         break
       }
       case 'ping':
-        controller.enqueue({ type: 'ping' })
+        out.push({ type: 'ping' })
         break
       case 'error':
-        fail(controller, { type: 'error', error: decodeError(200, data) })
+        fail(out, { type: 'error', error: decodeError(200, data) })
         break
       default:
       // Unknown event types are ignored (the SDK yields them raw; its accumulator skips them).
     }
-    if (problem !== undefined) fail(controller, upstreamError(`messages stream: ${problem}`))
+    if (problem !== undefined) fail(out, upstreamError(`messages stream: ${problem}`))
   }
 
-  return new TransformStream<SseMessage, ir.StreamEvent>({
-    transform(message, controller) {
+  return {
+    push(message, out) {
       if (done) return
       const text = message.data
       if (text.trim() === '') {
         // The SDK skips named events with empty data; an empty ping is still a keep-alive.
-        if (message.event === 'ping') controller.enqueue({ type: 'ping' })
+        if (message.event === 'ping') out.push({ type: 'ping' })
         return
       }
       let data: unknown
       try {
         data = JSON.parse(text)
       } catch {
-        fail(controller, upstreamError(`messages stream: malformed JSON in a ${message.event ?? 'message'} event`))
+        fail(out, upstreamError(`messages stream: malformed JSON in a ${message.event ?? 'message'} event`))
         return
       }
       if (!isObject(data)) {
-        fail(controller, upstreamError(`messages stream: ${message.event ?? 'message'} data is not an object`))
+        fail(out, upstreamError(`messages stream: ${message.event ?? 'message'} data is not an object`))
         return
       }
       const type = typeof data.type === 'string' ? data.type : message.event
-      if (type !== undefined) handle(data, type, controller)
+      if (type !== undefined) handle(data, type, out)
     },
-    flush(controller) {
+    end(out) {
       if (done) return
-      closeAll(controller)
-      controller.enqueue(upstreamError('messages stream: the upstream ended before message_stop'))
+      closeAll(out)
+      out.push(upstreamError('messages stream: the upstream ended before message_stop'))
     },
-  })
+  }
+}
+
+export function createDecodeStream(): TransformStream<SseMessage, ir.StreamEvent> {
+  return stepToTransformStream(decodeStreamStep())
 }

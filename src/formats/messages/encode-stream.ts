@@ -11,6 +11,7 @@
 import type * as ir from '../../ir/index.js'
 import { envelopeFor } from '../../shared/reasoning-envelope.js'
 import { toMessagesToolId } from '../../shared/tool-ids.js'
+import { type StreamStep, stepToTransformStream } from '../../stream/step.js'
 import type { EncodeStreamOptions, SseFrame } from '../format.js'
 import { encodeError } from './errors.js'
 import { fromFinishReason } from './finish-reason.js'
@@ -69,7 +70,7 @@ const endOf = {
   'tool-call': 'tool-call-end',
 } as const
 
-export function createEncodeStream(_options?: EncodeStreamOptions): TransformStream<ir.StreamEvent, SseFrame> {
+export function encodeStreamStep(_options?: EncodeStreamOptions): StreamStep<ir.StreamEvent, SseFrame> {
   const blocks = new Map<number, Block>()
   /** Blocks started while another held the wire, in start order. */
   const waiting: number[] = []
@@ -79,9 +80,11 @@ export function createEncodeStream(_options?: EncodeStreamOptions): TransformStr
   let done = false
   let sawToolCall = false
   const usage: Partial<ir.Usage> = {}
-  let out!: TransformStreamDefaultController<SseFrame>
+  let out: SseFrame[] = []
 
-  const write = (event: string, data: Json): void => out.enqueue({ event, data: JSON.stringify(data) })
+  const write = (event: string, data: Json): void => {
+    out.push({ event, data: JSON.stringify(data) })
+  }
 
   function messageStart(id: string, model: string, known: Partial<ir.Usage> | undefined): void {
     started = true
@@ -245,11 +248,9 @@ export function createEncodeStream(_options?: EncodeStreamOptions): TransformStr
     done = true
   }
 
-  return new TransformStream<ir.StreamEvent, SseFrame>({
-    start(controller) {
-      out = controller
-    },
-    transform(event) {
+  return {
+    push(event, sink) {
+      out = sink
       if (done) return
       switch (event.type) {
         case 'message-start':
@@ -273,10 +274,15 @@ export function createEncodeStream(_options?: EncodeStreamOptions): TransformStr
           route(event)
       }
     },
-    flush() {
+    end(sink) {
+      out = sink
       if (done || !started) return
       // The input ended without finish or error: close cleanly so the client gets a complete message.
       finish({ unified: 'stop' }, undefined, undefined)
     },
-  })
+  }
+}
+
+export function createEncodeStream(options?: EncodeStreamOptions): TransformStream<ir.StreamEvent, SseFrame> {
+  return stepToTransformStream(encodeStreamStep(options))
 }

@@ -1,10 +1,10 @@
 import type { Format } from '../format.js'
 import { decodeRequest } from './decode-request.js'
 import { decodeResponse } from './decode-response.js'
-import { createDecodeStream } from './decode-stream.js'
+import { createDecodeStream, decodeStreamStep } from './decode-stream.js'
 import { encodeRequest } from './encode-request.js'
 import { encodeResponse } from './encode-response.js'
-import { createEncodeStream } from './encode-stream.js'
+import { createEncodeStream, encodeStreamStep } from './encode-stream.js'
 import { decodeError, encodeError } from './errors.js'
 import { encodeModelList, encodeTokenCount } from './models.js'
 import { matchRoute, upstreamTarget } from './routes.js'
@@ -18,6 +18,8 @@ export const messages: Format = {
   encodeRequest,
   decodeResponse,
   encodeResponse,
+  decodeStreamStep,
+  encodeStreamStep,
   createDecodeStream,
   createEncodeStream,
   decodeError,

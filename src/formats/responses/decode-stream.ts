@@ -14,12 +14,12 @@
  * - Unknown events, `keepalive`, hosted-tool progress and `[DONE]` are ignored.
  */
 import type * as ir from '../../ir/index.js'
+import { type StreamStep, stepToTransformStream } from '../../stream/step.js'
 import type { SseMessage } from '../format.js'
 import { reasoningData } from './decode-items.js'
 import { decodeError } from './errors.js'
 import { toFinishReason } from './finish-reason.js'
 import { readEnvelope } from './reasoning.js'
-import { type StreamStep, stepToTransformStream } from './step.js'
 import { decodeUsage } from './usage.js'
 
 type Wire = Record<string, unknown>

@@ -18,6 +18,7 @@
  *   `[DONE]`; codes Codex understands (errors.ts).
  */
 import type * as ir from '../../ir/index.js'
+import { type StreamStep, stepToTransformStream } from '../../stream/step.js'
 import type { EncodeStreamOptions, SseFrame } from '../format.js'
 import { attachItem, reasoningItem } from './encode-items.js'
 import { applyStatus, responseShell } from './encode-response.js'
@@ -31,7 +32,6 @@ import {
   responseIdOf,
 } from './output-items.js'
 import { attachEnvelope, mergeData } from './reasoning.js'
-import { type StreamStep, stepToTransformStream } from './step.js'
 import { encodeUsage } from './usage.js'
 
 type Wire = Record<string, unknown>

@@ -1,0 +1,80 @@
+/**
+ * A synchronous push transducer: state inside, outputs appended to `out`. Never throws for bad data (decoders turn
+ * it into an `error` event). Every stream transducer of the library is one of these; the `TransformStream`s of the
+ * public Web API are derived from them with {@link stepToTransformStream}, and the gateway's Node path drives them
+ * straight from the upstream socket to the client socket (no promise per event).
+ */
+export interface StreamStep<I, O> {
+  push(input: I, out: O[]): void
+  end(out: O[]): void
+}
+
+/** A `TransformStream` that runs `step`: each chunk is pushed, what it produced is enqueued; `end` runs on flush. */
+export function stepToTransformStream<I, O>(step: StreamStep<I, O>): TransformStream<I, O> {
+  const out: O[] = []
+  const drain = (controller: TransformStreamDefaultController<O>) => {
+    for (let i = 0; i < out.length; i++) controller.enqueue(out[i] as O)
+    out.length = 0
+  }
+  return new TransformStream<I, O>({
+    transform(input, controller) {
+      step.push(input, out)
+      drain(controller)
+    },
+    flush(controller) {
+      step.end(out)
+      drain(controller)
+    },
+  })
+}
+
+/** `first` then `second` as one step (one intermediate buffer, reused). */
+export function chainSteps<A, B, C>(first: StreamStep<A, B>, second: StreamStep<B, C>): StreamStep<A, C> {
+  const middle: B[] = []
+  const feed = (out: C[]) => {
+    for (let i = 0; i < middle.length; i++) second.push(middle[i] as B, out)
+    middle.length = 0
+  }
+  return {
+    push(input, out) {
+      first.push(input, middle)
+      feed(out)
+    },
+    end(out) {
+      first.end(middle)
+      feed(out)
+      second.end(out)
+    },
+  }
+}
+
+/** A stateless step that maps each input to one output. */
+export function mapStep<I, O>(map: (input: I) => O): StreamStep<I, O> {
+  return {
+    push(input, out) {
+      out.push(map(input))
+    },
+    end() {},
+  }
+}
+
+/** A step from an emitter-style transducer (one `emit` callback, made once per stream, appends to the current `out`). */
+export function emitterStep<I, O>(
+  push: (input: I, emit: (output: O) => void) => void,
+  end: (emit: (output: O) => void) => void,
+): StreamStep<I, O> {
+  let sink: O[] = []
+  const emit = (output: O) => {
+    sink.push(output)
+  }
+  return {
+    push(input, out) {
+      sink = out
+      push(input, emit)
+    },
+    end(out) {
+      sink = out
+      end(emit)
+    },
+  }
+}
