@@ -236,6 +236,9 @@ export function httpRequest(format: FormatId, model: string, stream: boolean): s
   if (format === 'messages') {
     return JSON.stringify({ model, max_tokens: 512, stream, system, messages: [{ role: 'user', content: user }] })
   }
+  if (format === 'responses') {
+    return JSON.stringify({ model, stream, instructions: system, input: user, max_output_tokens: 512, store: false })
+  }
   return JSON.stringify({
     model,
     stream,

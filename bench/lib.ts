@@ -12,7 +12,7 @@ export type { FormatId, SseFrame }
 
 export const benchDir = dirname(fileURLToPath(import.meta.url))
 export const rootDir = dirname(benchDir)
-export const formatIds: readonly FormatId[] = ['chat-completions', 'messages', 'content-generation']
+export const formatIds: readonly FormatId[] = ['chat-completions', 'messages', 'content-generation', 'responses']
 export const shortName: Record<FormatId, string> = {
   'chat-completions': 'cc',
   messages: 'msg',
