@@ -41,6 +41,8 @@ export type {
   ModelRoute,
   UpstreamOptions,
 } from './gateway/options.js'
+export type { MemoryResponseStoreOptions, ResponseStore, StoredResponse } from './gateway/response-store.js'
+export { createMemoryResponseStore } from './gateway/response-store.js'
 export type { TranslateRequestOptions } from './http/translate-request.js'
 export { translateRequest } from './http/translate-request.js'
 export type { TranslateResponseOptions } from './http/translate-response.js'

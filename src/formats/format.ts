@@ -21,13 +21,15 @@ export interface SseFrame {
 }
 
 /** What the gateway serves on a route of this format. */
-export type RouteKind = 'generate' | 'count-tokens' | 'list-models' | 'get-model'
+export type RouteKind = 'generate' | 'count-tokens' | 'list-models' | 'get-model' | 'get-response'
 
 /** An inbound route this format answers. `model`/`stream` come from the path for content-generation. */
 export interface RouteMatch {
   kind: RouteKind
   model?: string
   stream?: boolean
+  /** `get-response`: the stored response's id (Responses `GET /v1/responses/{id}`). */
+  id?: string
   /** content-generation `:streamGenerateContent` without `alt=sse` answers with a JSON array. */
   streamJsonArray?: boolean
 }

@@ -25,6 +25,8 @@ import { createMediaFetcher } from './media.js'
 import { createMockModel } from './mock-model.js'
 import type { GatewayOptions, GatewayRequestEvent, GatewayResponseEvent } from './options.js'
 import { createReasoningStore } from './reasoning-store.js'
+import type { ResponseStore } from './response-store.js'
+import { expandState, inputItems, recordAnswer } from './responses-state.js'
 import { guessClientFormat, listedModels, resolveModel, validateOptions } from './routing.js'
 import { warningsHeader } from './warnings.js'
 
@@ -103,6 +105,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
   const fetchMedia = createMediaFetcher(options.media, doFetch)
   const mock = createMockModel()
   const reasoningStore = options.reasoningStore === false ? undefined : createReasoningStore(options.reasoningStore)
+  const responseStore = options.responseStore
   const maxBodyBytes = options.maxBodyBytes ?? defaultMaxBodyBytes
   const authRequired = (options.apiKeys?.length ?? 0) > 0 || options.authenticate !== undefined
 
@@ -160,12 +163,11 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
         exchange.headers,
       )
     }
-    const body = parseJsonBody(text, format.id)
-    const decoded = format.decodeRequest(body, route)
-    const request = decoded.value
-    const model = request.model
+    let body = parseJsonBody(text, format.id)
+    let decoded = format.decodeRequest(body, route)
+    const model = decoded.value.model
     event.model = model
-    if (route.kind === 'generate') event.stream = request.stream === true || route.stream === true
+    if (route.kind === 'generate') event.stream = decoded.value.stream === true || route.stream === true
     const resolved = resolveModel(options, model, { format: format.id, request: exchange.request })
     if (!resolved) {
       return errorResponse(
@@ -181,6 +183,31 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
       exchange.warnings.push(warning)
       options.onWarning?.(warning, { ...event })
     }
+    const sameFormat = resolved.upstream.format === format.id
+    // Responses state (previous_response_id, item_reference) through the optional store; a Responses upstream keeps its own.
+    let record: { input: unknown[]; scope: string; store: ResponseStore } | undefined
+    if (responseStore && format.id === 'responses' && route.kind === 'generate' && !sameFormat) {
+      const scope = scopeOf(extractKey(exchange.request.headers, new URL(exchange.request.url)) ?? '')
+      body = await expandState(body as Record<string, unknown>, responseStore, scope)
+      decoded = format.decodeRequest(body, route)
+      if ((body as Record<string, unknown>).store !== false) {
+        record = { input: inputItems(body as Record<string, unknown>), scope, store: responseStore }
+      }
+    }
+    const answer = await respondTo(exchange, body, decoded, resolved, onWarning)
+    return record ? recordAnswer(answer, record.input, record.store, record.scope) : answer
+  }
+
+  async function respondTo(
+    exchange: Exchange,
+    body: unknown,
+    decoded: ReturnType<Format['decodeRequest']>,
+    resolved: NonNullable<ReturnType<typeof resolveModel>>,
+    onWarning: (warning: ir.Warning) => void,
+  ): Promise<Response> {
+    const { format, route, event } = exchange
+    const request = decoded.value
+    const model = event.model as string
     const sameFormat = resolved.upstream.format === format.id
     if (route.kind === 'count-tokens' && !sameFormat) {
       reportWarnings(decoded.warnings, { strict: options.strict, onWarning, to: format.id })
@@ -287,6 +314,18 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
         }
         headers.set('content-type', 'application/json')
         return finish(exchange, new Response(JSON.stringify(singleModel(format, id)), { headers }))
+      }
+      if (route.kind === 'get-response') {
+        const id = route.id ?? ''
+        const scope = scopeOf(extractKey(request.headers, url) ?? '')
+        const stored = responseStore ? await responseStore.get(scope, id) : undefined
+        if (!stored) {
+          exchange.error = 'not-found'
+          const message = `Response with id '${id}' not found.${responseStore ? '' : ' This gateway stores no responses.'}`
+          return finish(exchange, errorResponse(format.id, errorInfo('not-found', message, 'response_id'), headers))
+        }
+        headers.set('content-type', 'application/json')
+        return finish(exchange, new Response(JSON.stringify(stored.response), { headers }))
       }
       const response = await generate(exchange)
       if (response.status >= 400 && !exchange.error) exchange.error = errorCodeForStatus(response.status)

@@ -2,6 +2,7 @@
 import type { FormatId } from '../formats/format.js'
 import type * as ir from '../ir/index.js'
 import type { ReasoningStoreOptions } from './reasoning-store.js'
+import type { ResponseStore } from './response-store.js'
 
 /**
  * An upstream service. `format: 'mock'` is the embedded mock model (no key, no network); every other format needs
@@ -52,7 +53,7 @@ export interface MediaOptions {
 export interface GatewayRequestEvent {
   requestId: string
   format: FormatId
-  kind: 'generate' | 'count-tokens' | 'list-models' | 'get-model'
+  kind: 'generate' | 'count-tokens' | 'list-models' | 'get-model' | 'get-response'
   /** The public model id the client named. */
   model?: string
   /** The upstream name (`'mock'` for the embedded mock model). */
@@ -73,6 +74,13 @@ export interface GatewayResponseEvent extends GatewayRequestEvent {
 }
 
 export interface GatewayOptions {
+  /**
+   * Stores Responses answers so `previous_response_id`, `item_reference` (the Vercel AI SDK's default) and
+   * `GET /v1/responses/{id}` work in front of upstreams of other formats, scoped by client key. Without it the gateway
+   * is stateless and answers those with a 400. `createMemoryResponseStore()` is a bounded in-memory one; several
+   * instances share any implementation of the interface. @defaultValue none
+   */
+  responseStore?: ResponseStore
   /** Public model id → upstream. Checked before `resolveModel`. @defaultValue `{}` */
   models?: Record<string, ModelRoute>
   /** Routes a model id not found in `models`; `undefined` means unknown (404). @defaultValue none */

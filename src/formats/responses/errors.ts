@@ -23,6 +23,11 @@ export function encodeError(info: ir.ErrorInfo): {
   if (info.param === 'previous_response_id' && info.status === 400 && info.rawFormat !== 'responses') {
     encoded.body.error.code = 'previous_response_not_found'
   }
+  // An unknown response id (`GET /v1/responses/{id}`) is not an unknown model.
+  if (info.param === 'response_id' && info.rawFormat !== 'responses') {
+    encoded.body.error.code = null
+    encoded.body.error.param = null
+  }
   return encoded
 }
 

@@ -6,8 +6,13 @@
 import type { RouteMatch, RouteRequest, UpstreamConfig } from '../format.js'
 
 export function matchRoute(request: RouteRequest): RouteMatch | undefined {
-  if (request.method.toUpperCase() !== 'POST') return undefined
+  const method = request.method.toUpperCase()
   const path = request.url.pathname.replace(/\/+$/, '')
+  if (method === 'GET') {
+    const match = /\/responses\/([A-Za-z0-9_-]+)$/.exec(path)
+    return match ? { kind: 'get-response', id: match[1] as string } : undefined
+  }
+  if (method !== 'POST') return undefined
   if (path.endsWith('/responses/input_tokens')) return { kind: 'count-tokens' }
   if (path.endsWith('/responses')) return { kind: 'generate' }
   return undefined

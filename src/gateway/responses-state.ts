@@ -1,0 +1,83 @@
+/**
+ * Responses state through a `ResponseStore` (response-store.ts): expanding `previous_response_id` and `item_reference`
+ * into the whole conversation before translation, and recording each answer (JSON or the stream's terminal event).
+ */
+import { InterlinguaError } from '../errors.js'
+import { createSseDecodeStream } from '../stream/sse-decode.js'
+import type { ResponseStore } from './response-store.js'
+
+type Json = Record<string, unknown>
+
+function notFound(param: string, message: string): never {
+  throw new InterlinguaError('invalid-request', message, { param, format: 'responses' })
+}
+
+/**
+ * The request with `previous_response_id` replaced by the stored input + output it names (the Open Responses
+ * definition; `instructions` are not carried over), and each `item_reference` by the stored item. 400 when missing.
+ */
+export async function expandState(body: Json, store: ResponseStore, scope: string): Promise<Json> {
+  const out: Json = { ...body }
+  let input: unknown[] =
+    typeof body.input === 'string'
+      ? [{ role: 'user', content: body.input }]
+      : Array.isArray(body.input)
+        ? [...body.input]
+        : []
+  const previous = body.previous_response_id
+  if (typeof previous === 'string') {
+    const stored = await store.get(scope, previous)
+    if (!stored) notFound('previous_response_id', `Previous response with id '${previous}' not found.`)
+    const output = Array.isArray(stored.response.output) ? stored.response.output : []
+    input = [...stored.input, ...output, ...input]
+    delete out.previous_response_id
+  }
+  for (let i = 0; i < input.length; i++) {
+    const item = input[i] as Json | null
+    if (item?.type !== 'item_reference') continue
+    const found = typeof item.id === 'string' ? await store.item(scope, item.id) : undefined
+    if (found === undefined) {
+      notFound(`input[${i}]`, `Item with id '${String(item.id)}' not found: it was not stored here, or it expired.`)
+    }
+    input[i] = found
+  }
+  if (typeof previous === 'string' || Array.isArray(body.input)) out.input = input
+  return out
+}
+
+/** The input items a request's answer is stored with. */
+export function inputItems(body: Json): unknown[] {
+  if (typeof body.input === 'string') return [{ role: 'user', content: body.input }]
+  return Array.isArray(body.input) ? body.input : []
+}
+
+/** Stores the answer to `input` (a JSON body, or the terminal event of a stream) and returns the response to send. */
+export async function recordAnswer(
+  response: Response,
+  input: unknown[],
+  store: ResponseStore,
+  scope: string,
+): Promise<Response> {
+  if (response.status !== 200 || !response.body) return response
+  const put = async (body: unknown) => {
+    const json = body as Json | null
+    if (typeof json?.id === 'string' && Array.isArray(json.output))
+      await store.put(scope, { id: json.id, input, response: json })
+  }
+  if (!(response.headers.get('content-type') ?? '').includes('text/event-stream')) {
+    await put(await response.clone().json())
+    return response
+  }
+  const [client, copy] = response.body.tee()
+  void (async () => {
+    const reader = copy.pipeThrough(createSseDecodeStream()).getReader()
+    for (;;) {
+      const { done, value } = await reader.read()
+      if (done) return
+      if (!value.data.includes('"response.completed"') && !value.data.includes('"response.incomplete"')) continue
+      const event = JSON.parse(value.data) as Json
+      if (event.type === 'response.completed' || event.type === 'response.incomplete') await put(event.response)
+    }
+  })().catch(() => {})
+  return new Response(client, { status: response.status, headers: response.headers })
+}
