@@ -2,6 +2,7 @@ import { InterlinguaError } from './errors.js'
 import type { EncodeRequestOptions, FormatId } from './formats/format.js'
 import { getFormat } from './formats/index.js'
 import type * as ir from './ir/index.js'
+import { assertJsonDepth } from './shared/depth.js'
 
 /** Options shared by `convertRequest`, `convertResponse` and `convertStream`. */
 export interface ConvertOptions {
@@ -58,6 +59,7 @@ function sameFormat(body: unknown, model: string | undefined, modelKey: string):
 export function convertRequest(body: unknown, options: ConvertRequestOptions): unknown {
   const source = getFormat(options.from)
   const target = getFormat(options.to)
+  assertJsonDepth(body, options.from)
   const decoded = source.decodeRequest(body, options.model === undefined ? {} : { model: options.model })
   // Same format in and out is the identity (validated): every field comes back as it came, like the gateway's passthrough.
   if (options.from === options.to) return sameFormat(body, options.model, 'model')
@@ -76,6 +78,7 @@ export function convertRequest(body: unknown, options: ConvertRequestOptions): u
 export function convertResponse(body: unknown, options: ConvertOptions): unknown {
   const source = getFormat(options.from)
   const target = getFormat(options.to)
+  assertJsonDepth(body, options.from)
   const decoded = source.decodeResponse(body)
   if (options.from === options.to)
     return sameFormat(body, options.model, options.from === 'content-generation' ? 'modelVersion' : 'model')

@@ -48,6 +48,7 @@ export { translateRequest } from './http/translate-request.js'
 export type { TranslateResponseOptions } from './http/translate-response.js'
 export { translateResponse } from './http/translate-response.js'
 export type * as ir from './ir/index.js'
+export { maxJsonDepth } from './shared/depth.js'
 export type { ConvertStreamOptions, StreamSnapshot } from './stream/index.js'
 export {
   accumulate,

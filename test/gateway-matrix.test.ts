@@ -84,15 +84,21 @@ describe('same-format passthrough (policy 1)', () => {
   it.each(formatIds)(
     '%s: body forwarded with the model rewritten, response bytes streamed back untouched',
     async (format) => {
+      // Only allow-listed headers are relayed; `relayHeaders` adds to the list, `set-cookie` never passes.
       const { gateway, calls } = stack(
-        {},
-        async () => new Response(raw[format], { headers: { 'content-type': 'text/event-stream', 'x-vendor': 'v' } }),
+        { relayHeaders: ['x-vendor'] },
+        async () =>
+          new Response(raw[format], {
+            headers: { 'content-type': 'text/event-stream', 'x-vendor': 'v', 'set-cookie': 's=1', 'x-other': 'o' },
+          }),
       )
       const { path, body } = wireRequest(format, `via-${format}`, { stream: true })
       body.vendor_extension = { keep: true }
       const response = await gateway.fetch(post(format, path, body))
       expect(await response.text()).toBe(raw[format])
       expect(response.headers.get('x-vendor')).toBe('v')
+      expect(response.headers.get('set-cookie')).toBeNull()
+      expect(response.headers.get('x-other')).toBeNull()
       const sent = JSON.parse(calls[0]?.body ?? '{}') as Json
       expect(sent.vendor_extension).toEqual({ keep: true })
       if (format !== 'content-generation') expect(sent.model).toBe('upstream-model')

@@ -88,6 +88,13 @@ function routeUrl(url: URL, basePath: string | undefined): URL {
   return copy
 }
 
+/** An answer given before an exchange exists (no route), with the request id headers `finish` sets otherwise. */
+function withRequestId(response: Response, requestId: string): Response {
+  response.headers.set('x-request-id', requestId)
+  response.headers.set('request-id', requestId)
+  return response
+}
+
 /** The single entry of a one-model listing (`get-model`), in the format's listing shape. */
 function singleModel(format: Format, id: string): unknown {
   const list = format.encodeModelList([{ id, displayName: id, created: 0, ownedBy: 'interlingua' }]) as Record<
@@ -256,26 +263,25 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
     const matchUrl = routeUrl(url, options.basePath)
     let format: Format | undefined
     let route: RouteMatch | undefined
+    const requestId = `req_${randomId()}`
+    const headers = new Headers()
     for (const candidate of formats) {
-      route = candidate.matchRoute({ method: request.method, url: matchUrl, headers: request.headers })
+      try {
+        route = candidate.matchRoute({ method: request.method, url: matchUrl, headers: request.headers })
+      } catch (error) {
+        // A route of this format whose path does not parse (a malformed percent-escape): native 400, never a 500.
+        return withRequestId(errorResponse(candidate.id, toErrorInfo(error), headers), requestId)
+      }
       if (route) {
         format = candidate
         break
       }
     }
-    const requestId = `req_${randomId()}`
-    const headers = new Headers()
     if (!format || !route) {
       // What the services answer for an unknown route: OpenAI `Invalid URL (POST /v1/x)` with `code: null`, Anthropic
       // `not_found_error`, Gemini `NOT_FOUND` — never `model_not_found`.
-      const response = errorResponse(
-        guessClientFormat(url, request.headers),
-        errorInfo('not-found', `Invalid URL (${request.method} ${url.pathname})`),
-        headers,
-      )
-      response.headers.set('x-request-id', requestId)
-      response.headers.set('request-id', requestId)
-      return response
+      const info = errorInfo('not-found', `Invalid URL (${request.method} ${url.pathname})`)
+      return withRequestId(errorResponse(guessClientFormat(url, request.headers), info, headers), requestId)
     }
     const exchange: Exchange = {
       request,

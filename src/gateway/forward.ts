@@ -121,7 +121,9 @@ export async function forward(exchange: Exchange, input: ForwardInput): Promise<
     onError: (error) => {
       exchange.error = error.code
     },
+    secrets: [resolved.upstream.apiKey],
   }
+  if (options.relayHeaders) translate.relayHeaders = options.relayHeaders
   if (reasoning) translate.onAssistant = (parts) => reasoning.store.remember(reasoning.scope, parts)
   if (event.model !== undefined) translate.model = event.model
   try {

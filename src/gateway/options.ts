@@ -112,6 +112,12 @@ export interface GatewayOptions {
   onResponse?: (event: GatewayResponseEvent) => void
   /** Media fetching for image URLs sent to content-generation upstreams. @defaultValue see `MediaOptions` */
   media?: MediaOptions
+  /**
+   * Extra upstream response headers a passthrough answer relays (lower-case names). Beyond these only `content-type`,
+   * `cache-control`, rate-limit and retry hints and OpenAI's `openai-processing-ms`/`openai-version` are relayed —
+   * never `set-cookie` or account ids. @defaultValue none
+   */
+  relayHeaders?: string[]
   /** A path prefix the gateway is mounted under (routes also match by suffix). @defaultValue `''` */
   basePath?: string
   /**

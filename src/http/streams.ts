@@ -1,6 +1,7 @@
 /** Stream plumbing shared by `translateResponse` and the gateway: SSE bytes ⇄ IR events in a given format. */
 import type { EncodeStreamOptions, Format } from '../formats/format.js'
 import type * as ir from '../ir/index.js'
+import { maskSecrets } from '../shared/mask.js'
 import { createSnapshot, finalizeSnapshot, foldEvent } from '../stream/accumulate.js'
 import { createSseDecodeStream } from '../stream/sse-decode.js'
 import { createSseEncodeStream, SSE_HEADERS } from '../stream/sse-encode.js'
@@ -101,6 +102,8 @@ export function tapEvents(hooks: {
   onUsage?: (usage: ir.Usage) => void
   onError?: (error: ir.ErrorInfo) => void
   onAssistant?: (parts: ir.AssistantPart[]) => void
+  /** Masked in an in-stream error's message (the upstream's key), with every key-shaped token. */
+  secrets?: ReadonlyArray<string | undefined>
 }) {
   const snapshot = hooks.onAssistant ? createSnapshot() : undefined
   return new TransformStream<ir.StreamEvent, ir.StreamEvent>({
@@ -111,8 +114,10 @@ export function tapEvents(hooks: {
           foldEvent(snapshot, event)
           hooks.onAssistant?.(finalizeSnapshot(snapshot).content)
         }
-      } else if (event.type === 'error') hooks.onError?.(event.error)
-      else if (snapshot) foldEvent(snapshot, event)
+      } else if (event.type === 'error') {
+        event.error.message = maskSecrets(event.error.message, hooks.secrets)
+        hooks.onError?.(event.error)
+      } else if (snapshot) foldEvent(snapshot, event)
       controller.enqueue(event)
     },
   })

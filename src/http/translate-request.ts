@@ -9,6 +9,7 @@ import { getFormat } from '../formats/index.js'
 import type { MediaFetcher } from '../gateway/media.js'
 import { inlineMedia } from '../gateway/media.js'
 import type * as ir from '../ir/index.js'
+import { assertJsonDepth } from '../shared/depth.js'
 
 export interface TranslateRequestOptions {
   /** The incoming request's format. */
@@ -31,13 +32,16 @@ export interface TranslateRequestOptions {
   signal?: AbortSignal
 }
 
-/** Parses a JSON body; invalid JSON is an `invalid-request` error. */
+/** Parses a JSON body; invalid JSON, or nesting deeper than `maxJsonDepth`, is an `invalid-request` error. */
 export function parseJsonBody(text: string, format?: FormatId): unknown {
+  let body: unknown
   try {
-    return JSON.parse(text)
+    body = JSON.parse(text)
   } catch {
     return invalidRequest('', 'the request body is not valid JSON', format)
   }
+  assertJsonDepth(body, format)
+  return body
 }
 
 /** What the gateway already knows when it builds the upstream request. */

@@ -8,6 +8,7 @@ import { reportWarnings } from '../convert.js'
 import type { Format, FormatId } from '../formats/format.js'
 import { getFormat } from '../formats/index.js'
 import type * as ir from '../ir/index.js'
+import { maskSecrets } from '../shared/mask.js'
 import { accumulate } from '../stream/accumulate.js'
 import { createResponseEventStream } from '../stream/from-response.js'
 import { decodeSse, encodeEvents, peekForError, tapEvents } from './streams.js'
@@ -37,24 +38,55 @@ export interface TranslateResponseOptions {
   onError?: (error: ir.ErrorInfo) => void
   /** Receives the assistant's parts once the answer is complete (streams are folded only when this is set). */
   onAssistant?: (parts: ir.AssistantPart[]) => void
+  /**
+   * Secrets (the upstream's key) masked wherever an upstream error message echoes them; `sk-…`/`AIza…`-shaped tokens
+   * are always masked. @defaultValue none
+   */
+  secrets?: ReadonlyArray<string | undefined>
+  /** Same format: upstream headers relayed besides the allow-list (lower-case names). @defaultValue none */
+  relayHeaders?: ReadonlyArray<string>
 }
 
-const dropHeaders = ['content-length', 'content-encoding', 'transfer-encoding', 'connection', 'keep-alive']
-
-/** Headers of the upstream worth keeping (request ids, rate-limit and retry hints). */
-function keptHeaders(upstream: Headers): Headers {
+/** Headers of the upstream worth keeping (rate-limit and retry hints); passthrough also keeps the body's own headers. */
+function keptHeaders(upstream: Headers, passthrough = false, relay: ReadonlyArray<string> = []): Headers {
   const headers = new Headers()
   for (const [name, value] of upstream) {
     if (
       name === 'retry-after' ||
       name === 'retry-after-ms' ||
       name.includes('ratelimit') ||
-      name === 'x-should-retry'
+      name === 'x-should-retry' ||
+      (passthrough && (passthroughHeaders.has(name) || relay.includes(name)))
     ) {
       headers.set(name, value)
     }
   }
   return headers
+}
+
+/**
+ * The allow-list of what a passthrough answer relays besides rate-limit and retry hints: never `set-cookie`, account
+ * ids (`openai-organization`, `anthropic-organization-id`, `openai-project`) or hop-by-hop headers.
+ */
+const passthroughHeaders = new Set(['content-type', 'cache-control', 'openai-processing-ms', 'openai-version'])
+
+/** An `{error}` body answered with HTTP 200 (Gemini does this): an error, not an empty success. */
+function isErrorBody(body: unknown): body is { error: Record<string, unknown> } {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return false
+  const record = body as Record<string, unknown>
+  const error = record.error
+  if (typeof error !== 'object' || error === null) return false
+  return !('candidates' in record || 'choices' in record || 'content' in record || 'output' in record)
+}
+
+/** An error passed through in its own format, with key-shaped text masked and only allow-listed headers. */
+async function passthroughError(response: Response, options: TranslateResponseOptions): Promise<Response> {
+  const text = maskSecrets(await response.text(), options.secrets)
+  return new Response(text, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: keptHeaders(response.headers, true, options.relayHeaders),
+  })
 }
 
 function isEventStream(response: Response): boolean {
@@ -69,9 +101,17 @@ function parseJson(text: string): unknown {
   }
 }
 
-/** An upstream error response → the client's format (status kept, `retry-after` kept). */
-async function translateError(response: Response, source: Format, target: Format, options: TranslateResponseOptions) {
-  const info = source.decodeError(response.status, parseJson(await response.text()))
+/** An upstream error response → the client's format (status kept, `retry-after` kept, key-shaped text masked). */
+async function translateError(
+  response: Response,
+  source: Format,
+  target: Format,
+  options: TranslateResponseOptions,
+  known?: { body: unknown; status: number },
+) {
+  const body = known ? known.body : parseJson(await response.text())
+  const info = source.decodeError(known ? known.status : response.status, body)
+  info.message = maskSecrets(info.message, options.secrets)
   const retryAfter = Number(response.headers.get('retry-after'))
   if (info.retryAfter === undefined && Number.isFinite(retryAfter) && retryAfter >= 0) info.retryAfter = retryAfter
   options.onError?.(info)
@@ -106,6 +146,7 @@ export async function respondWithEvents(
 ): Promise<Response> {
   const peeked = await peekForError(events)
   if ('error' in peeked) {
+    peeked.error.message = maskSecrets(peeked.error.message, options.secrets)
     options.onError?.(peeked.error)
     return errorInfoResponse(target, peeked.error, headers)
   }
@@ -161,8 +202,8 @@ export async function translateResponse(response: Response, options: TranslateRe
   const target = getFormat(options.to)
   cancelOnAbort(response, options.signal)
   if (options.from === options.to) {
-    const headers = new Headers(response.headers)
-    for (const name of dropHeaders) headers.delete(name)
+    if (!response.ok) return passthroughError(response, options)
+    const headers = keptHeaders(response.headers, true, options.relayHeaders)
     return new Response(response.body, { status: response.status, statusText: response.statusText, headers })
   }
   if (!response.ok) return translateError(response, source, target, options)
@@ -173,6 +214,11 @@ export async function translateResponse(response: Response, options: TranslateRe
     return respondWithEvents(decodeSse(response.body, source), target, { ...options, stream }, headers)
   }
   const body = parseJson(await response.text())
+  if (isErrorBody(body)) {
+    const code = body.error.code
+    const status = typeof code === 'number' && code >= 400 && code <= 599 ? code : 502
+    return translateError(response, source, target, options, { body, status })
+  }
   let decoded: ReturnType<Format['decodeResponse']>
   try {
     decoded = source.decodeResponse(body)

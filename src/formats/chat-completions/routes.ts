@@ -3,6 +3,7 @@
  * Paths match by suffix so a gateway mounted under a prefix still routes.
  */
 import { InterlinguaError } from '../../errors.js'
+import { decodeModelSegment } from '../../shared/path-segment.js'
 import type { RouteMatch, RouteRequest, UpstreamConfig } from '../format.js'
 
 export function matchRoute(request: RouteRequest): RouteMatch | undefined {
@@ -14,7 +15,7 @@ export function matchRoute(request: RouteRequest): RouteMatch | undefined {
   const at = path.lastIndexOf('/v1/models/')
   if (at >= 0) {
     const id = path.slice(at + '/v1/models/'.length)
-    if (id !== '') return { kind: 'get-model', model: decodeURIComponent(id) }
+    if (id !== '') return { kind: 'get-model', model: decodeModelSegment(id, 'chat-completions') }
   }
   return undefined
 }

@@ -3,25 +3,18 @@
  * Paths match by suffix (`…/{v1,v1beta}/models/{model}:method`), so a gateway mounted under a prefix still routes.
  * `GET /v1/models` is shared with the other formats: it is ours only with `x-goog-api-key` or `?key=`.
  */
+import { decodeModelSegment, modelPathSegment } from '../../shared/path-segment.js'
 import type { RouteMatch, RouteRequest, UpstreamConfig } from '../format.js'
 
 const generatePath = /\/(v1|v1beta|v1alpha)\/models\/([^/:]+):(generateContent|streamGenerateContent|countTokens)$/
 const modelsPath = /\/(v1|v1beta|v1alpha)\/models(?:\/([^/:]+))?$/
-
-function decode(segment: string): string | undefined {
-  try {
-    return decodeURIComponent(segment)
-  } catch {
-    return undefined
-  }
-}
 
 export function matchRoute(request: RouteRequest): RouteMatch | undefined {
   const path = request.url.pathname.replace(/\/+$/, '')
   const method = request.method.toUpperCase()
   if (method === 'POST') {
     const match = generatePath.exec(path)
-    const model = match?.[2] === undefined ? undefined : decode(match[2])
+    const model = match?.[2] === undefined ? undefined : decodeModelSegment(match[2], 'content-generation')
     if (!match || !model) return undefined
     if (match[3] === 'countTokens') return { kind: 'count-tokens', model }
     if (match[3] === 'generateContent') return { kind: 'generate', model, stream: false }
@@ -36,7 +29,7 @@ export function matchRoute(request: RouteRequest): RouteMatch | undefined {
   const googAuth = request.headers.has('x-goog-api-key') || request.url.searchParams.has('key')
   if (match[1] !== 'v1beta' && !googAuth) return undefined
   if (match[2] === undefined) return { kind: 'list-models' }
-  const model = decode(match[2])
+  const model = decodeModelSegment(match[2], 'content-generation')
   return model ? { kind: 'get-model', model } : undefined
 }
 
@@ -49,7 +42,7 @@ export function upstreamTarget(
   const base = upstream.baseURL.replace(/\/+$/, '')
   const version = upstream.apiVersion ?? 'v1beta'
   const prefix = version === '' ? base : `${base}/${version}`
-  const id = encodeURIComponent(model.replace(/^models\//, '')).replace(/%2F/gi, '/')
+  const id = modelPathSegment(model.replace(/^models\//, ''), 'content-generation')
   const method = kind === 'count-tokens' ? 'countTokens' : stream ? 'streamGenerateContent?alt=sse' : 'generateContent'
   const headers = new Headers({ 'content-type': 'application/json' })
   if (upstream.apiKey) headers.set('x-goog-api-key', upstream.apiKey)

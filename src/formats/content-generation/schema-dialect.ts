@@ -107,7 +107,13 @@ interface Context {
 function resolveRef(ref: string, ctx: Context): Node | undefined {
   const match = /^#\/(?:\$defs|definitions)\/(.+)$/.exec(ref)
   if (!match?.[1]) return undefined
-  const found = ctx.defs[decodeURIComponent(match[1].replace(/~1/g, '/').replace(/~0/g, '~'))]
+  let name: string
+  try {
+    name = decodeURIComponent(match[1].replace(/~1/g, '/').replace(/~0/g, '~'))
+  } catch {
+    return undefined // a malformed escape names no definition
+  }
+  const found = ctx.defs[name]
   return isNode(found) ? found : undefined
 }
 

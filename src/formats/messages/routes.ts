@@ -3,6 +3,7 @@
  * `/v1/models` is shared with chat-completions: it is ours only when the request has `anthropic-version`.
  * Paths match by suffix, so a gateway mounted under a prefix (`/anthropic/v1/messages`) still routes.
  */
+import { decodeModelSegment } from '../../shared/path-segment.js'
 import type { RouteMatch, RouteRequest, UpstreamConfig } from '../format.js'
 
 export function matchRoute(request: RouteRequest): RouteMatch | undefined {
@@ -18,7 +19,7 @@ export function matchRoute(request: RouteRequest): RouteMatch | undefined {
   const at = path.lastIndexOf('/v1/models/')
   if (at >= 0) {
     const id = path.slice(at + '/v1/models/'.length)
-    if (id !== '' && !id.includes('/')) return { kind: 'get-model', model: decodeURIComponent(id) }
+    if (id !== '' && !id.includes('/')) return { kind: 'get-model', model: decodeModelSegment(id, 'messages') }
   }
   return undefined
 }
