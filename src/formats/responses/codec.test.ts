@@ -292,6 +292,37 @@ describe('reasoning round trips through a Responses client', () => {
     })
   })
 
+  it("a Responses upstream never receives another provider's reasoning or signatures (dropped with a warning)", () => {
+    const warnings: ir.Warning[] = []
+    const anthropicHistory = {
+      model: 'claude',
+      max_tokens: 100,
+      messages: [
+        { role: 'user', content: 'q' },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'thinking', thinking: 'hmm', signature: 'ANTHROPIC_SIG' },
+            { type: 'tool_use', id: 'toolu_1', name: 'f', input: {} },
+          ],
+        },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'ok' }] },
+      ],
+    }
+    const body = convertRequest(anthropicHistory, {
+      from: 'messages',
+      to: 'responses',
+      onWarning: (w) => warnings.push(w),
+    })
+    expect(JSON.stringify(body)).not.toContain('ANTHROPIC_SIG')
+    expect((body as Json).input.map((item: Json) => item.type ?? item.role)).toEqual([
+      'user',
+      'function_call',
+      'function_call_output',
+    ])
+    expect(warnings.some((w) => w.message.includes('another provider'))).toBe(true)
+  })
+
   it('a damaged envelope or a foreign blob is never mistaken for ours', () => {
     expect(readEnvelope({ summary: [], encrypted_content: 'il1.not-base64!!' })).toBeUndefined()
     expect(readEnvelope({ summary: [], encrypted_content: 'gAAAA' })).toBeUndefined()

@@ -1,12 +1,13 @@
 /**
  * IR messages → Responses `input` items (responses-api.md §3, §9.1–§9.4). Leading system messages become
  * `instructions`; an assistant turn becomes its items in order (reasoning, message, function_call); a tool turn one
- * `function_call_output` per result. Another provider's reasoning travels in `encrypted_content` envelopes; OpenAI's
- * own reasoning items (decoded from a Responses body) go back verbatim.
+ * `function_call_output` per result. OpenAI's own reasoning items (decoded from a Responses body) go back verbatim;
+ * another provider's reasoning never reaches a Responses upstream (dropped with a warning). The item builders here are
+ * shared with the response encoders, where other providers' signatures do travel, in envelopes, to the client.
  */
 import type * as ir from '../../ir/index.js'
 import { encodeInputPart } from './content.js'
-import { attachEnvelope, reasoningEnvelope } from './reasoning.js'
+import { reasoningEnvelope } from './reasoning.js'
 
 const FORMAT = 'responses'
 type Wire = Record<string, unknown>
@@ -80,23 +81,24 @@ function assistantItems(message: ir.AssistantMessage, path: string, out: Wire[],
   for (let i = 0; i < message.content.length; i++) {
     const part = message.content[i] as ir.AssistantPart
     if (part.type === 'text' || part.type === 'refusal') {
-      // A Gemini signature on a text part: a carrier item just before the message that starts with that part.
-      const attach = part.type === 'text' ? attachEnvelope(part.providerData) : undefined
-      if (attach) {
-        flush()
-        out.push(attachItem(attach))
-      }
       current ??= []
       current.push(part)
       continue
     }
     flush()
-    if (part.type === 'reasoning' || part.type === 'redacted-reasoning') out.push(reasoningItem(part))
-    else if (part.type === 'tool-call') {
-      const attach = attachEnvelope(part.providerData)
-      if (attach) out.push(attachItem(attach))
-      out.push(callItem(part))
-    } else
+    // Upstreams only get their own reasoning (policy 3): OpenAI's encrypted items go back whole; another provider's
+    // reasoning or signature is left out, as OpenAI itself withholds reasoning of another model.
+    if (part.type === 'reasoning' || part.type === 'redacted-reasoning') {
+      if (part.providerData?.[FORMAT]?.item) out.push(reasoningItem(part))
+      else {
+        warnings.push({
+          type: 'dropped',
+          path: `${path}.content[${i}]`,
+          message: 'reasoning of another provider cannot be replayed to a Responses upstream',
+        })
+      }
+    } else if (part.type === 'tool-call') out.push(callItem(part))
+    else
       warnings.push({
         type: 'dropped',
         path: `${path}.content[${i}]`,
