@@ -165,4 +165,5 @@ export function toNodeListener(
   }
 }
 
+export { type CliConfig, loadCliConfig } from './node/cli-config.js'
 export { createNodeFetch, type NodeFetchOptions } from './node/fetch.js'

@@ -1,0 +1,29 @@
+// The interlingua service: `npm start` (HOST/PORT default 127.0.0.1:8788). See README.md for the environment.
+import { serve } from '@hono/node-server'
+import { createService } from './src/app.mjs'
+import { loadConfig } from './src/config.mjs'
+import { openDatabase } from './src/db.mjs'
+import { createMailer } from './src/mail.mjs'
+
+const started = Date.now()
+const config = loadConfig()
+const db = await openDatabase(config)
+const mailer = await createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom })
+const service = await createService({
+  db,
+  mailer,
+  gatewayOptions: config.gatewayOptions,
+  models: config.models,
+  publicUrl: config.publicUrl,
+})
+const server = serve({ fetch: service.fetch, hostname: config.host, port: config.port }, (info) => {
+  for (const line of config.summary) console.log(`[service] ${line}`)
+  console.log(
+    `[service] database: ${db.kind}${db.kind === 'pglite' ? ` in ${config.dataDir}` : ''}; mail: ${mailer.logged ? 'written to this log (no SMTP_URL)' : 'SMTP'}`,
+  )
+  console.log(
+    `[service] listening on http://${info.address}:${info.port} (public URL ${config.publicUrl}) in ${Date.now() - started} ms`,
+  )
+})
+for (const signal of ['SIGINT', 'SIGTERM'])
+  process.on(signal, () => server.close(() => db.close().then(() => process.exit(0))))

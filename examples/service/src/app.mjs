@@ -1,0 +1,400 @@
+/**
+ * The service: the web console (sign-up with an e-mail code, API keys, models, usage) and the interlingua gateway on
+ * one origin. Everything belongs to an account; keys, codes and sessions are stored only as hashes.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks'
+import { Hono } from 'hono'
+import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
+import { secureHeaders } from 'hono/secure-headers'
+import { createGateway, getFormat } from 'interlingua'
+import { codePage, css, keysPage, messagePage, modelsPage, newKeyPage, signupPage, usagePage } from './pages.mjs'
+import { emailKey, hmac, newApiKey, parseEmail, safeEqual, sha256, sixDigits, token } from './security.mjs'
+
+const codeTtlMs = 10 * 60_000
+const sessionTtlMs = 7 * 24 * 3_600_000
+const maxAttempts = 5
+
+/** Which wire format a gateway path speaks (for errors the service answers itself). */
+function formatOfPath(path) {
+  if (/\/v1\/chat\/completions$|\/v1\/models/.test(path) && !/:/.test(path)) return 'chat-completions'
+  if (/\/v1\/messages/.test(path)) return 'messages'
+  if (/\/v1\/responses/.test(path)) return 'responses'
+  return 'content-generation'
+}
+
+function nativeError(format, code, status, message, retryAfter) {
+  const encoded = getFormat(format).encodeError({ code, status, message })
+  const headers = { 'content-type': 'application/json' }
+  if (retryAfter) headers['retry-after'] = String(retryAfter)
+  return new Response(JSON.stringify(encoded.body), { status: encoded.status, headers })
+}
+
+function extractKey(request, url) {
+  const auth = request.headers.get('authorization')
+  const bearer = auth && /^Bearer\s+(.+)$/i.exec(auth.trim())
+  return (
+    bearer?.[1]?.trim() ??
+    request.headers.get('x-api-key') ??
+    request.headers.get('x-goog-api-key') ??
+    url.searchParams.get('key') ??
+    undefined
+  )
+}
+
+/**
+ * @param {{ db: any, mailer: { send: (to: string, code: string) => Promise<void>, logged: boolean },
+ *   gatewayOptions: import('interlingua').GatewayOptions, models: Array<{id: string, format: string, supports: string}>,
+ *   publicUrl: string, keyRateLimit?: number }} config
+ */
+export async function createService(config) {
+  const { db, mailer, publicUrl } = config
+  const secure = publicUrl.startsWith('https:')
+  const origin = new URL(publicUrl).origin
+  await db.query(`INSERT INTO settings (name, value) VALUES ('code_secret', $1) ON CONFLICT (name) DO NOTHING`, [
+    token(32),
+  ])
+  const [{ value: codeSecret }] = await db.query(`SELECT value FROM settings WHERE name = 'code_secret'`)
+  const keyLimit = config.keyRateLimit ?? 600
+
+  /** A fixed one-minute (or `windowMs`) window counter in the database, shared by every instance. */
+  async function limited(bucket, max, windowMs = 60_000) {
+    const rows = await db.query(
+      `INSERT INTO rate_limits (bucket, window_start, count) VALUES ($1::text, now(), 1)
+       ON CONFLICT (bucket) DO UPDATE SET
+         count = CASE WHEN rate_limits.window_start < now() - ($2 || ' milliseconds')::interval THEN 1 ELSE rate_limits.count + 1 END,
+         window_start = CASE WHEN rate_limits.window_start < now() - ($2 || ' milliseconds')::interval THEN now() ELSE rate_limits.window_start END
+       RETURNING count, window_start`,
+      [bucket, String(windowMs)],
+    )
+    const row = rows[0]
+    if (row.count <= max) return 0
+    return Math.max(1, Math.ceil((new Date(row.window_start).getTime() + windowMs - Date.now()) / 1000))
+  }
+
+  // ── the gateway ───────────────────────────────────────────────────────────────────────────────────────────────
+  const current = new AsyncLocalStorage()
+  const pendingStreams = new Map()
+  async function record(keyRow, event) {
+    const usage = event.usage ?? {}
+    await db.query(
+      `INSERT INTO usage_daily (account_id, key_id, model, day, requests, errors, input_tokens, output_tokens, cached_tokens, reasoning_tokens)
+       VALUES ($1, $2, $3, current_date, 1, $4, $5, $6, $7, $8)
+       ON CONFLICT (key_id, model, day) DO UPDATE SET requests = usage_daily.requests + 1, errors = usage_daily.errors + excluded.errors,
+         input_tokens = usage_daily.input_tokens + excluded.input_tokens, output_tokens = usage_daily.output_tokens + excluded.output_tokens,
+         cached_tokens = usage_daily.cached_tokens + excluded.cached_tokens, reasoning_tokens = usage_daily.reasoning_tokens + excluded.reasoning_tokens`,
+      [
+        keyRow.account_id,
+        keyRow.id,
+        event.model ?? 'unknown',
+        event.status >= 400 || event.error ? 1 : 0,
+        usage.inputTokens ?? 0,
+        usage.outputTokens ?? 0,
+        usage.cachedInputTokens ?? 0,
+        usage.reasoningTokens ?? 0,
+      ],
+    )
+  }
+  const gateway = createGateway({
+    ...config.gatewayOptions,
+    // The key was checked (and its row loaded) before the gateway runs: see `gatewayFetch`.
+    authenticate: async () => current.getStore()?.key !== undefined,
+    onResponse(event) {
+      // JSON answers end inside the request's context; streams end later, after the handler returned.
+      const key = current.getStore()?.key ?? pendingStreams.get(event.requestId)
+      pendingStreams.delete(event.requestId)
+      if (key) record(key, event).catch((error) => console.error('[service] usage not recorded:', error.message))
+    },
+  })
+
+  async function gatewayFetch(request) {
+    const url = new URL(request.url)
+    const format = formatOfPath(url.pathname)
+    const presented = extractKey(request, url)
+    let key
+    if (presented?.startsWith('il-')) {
+      const rows = await db.query(
+        `UPDATE api_keys SET last_used_at = now() WHERE key_hash = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())
+         RETURNING id, account_id, models`,
+        [sha256(presented)],
+      )
+      key = rows[0]
+    }
+    if (key) {
+      const wait = await limited(`key:${key.id}`, keyLimit)
+      if (wait) return nativeError(format, 'rate-limit', 429, 'This key is over its rate limit', wait)
+      if (key.models?.length && request.method === 'POST') {
+        const model = await modelOf(request.clone(), url)
+        if (model && !key.models.includes(model))
+          return nativeError(format, 'permission', 403, `This key may not use the model "${model}"`)
+      }
+    }
+    const response = await current.run({ key }, () => gateway.fetch(request))
+    const id = response.headers.get('x-request-id')
+    if (key && id && response.headers.get('content-type')?.includes('text/event-stream')) pendingStreams.set(id, key)
+    return response
+  }
+
+  async function modelOf(request, url) {
+    const gemini = /\/models\/([^/:]+):/.exec(url.pathname)
+    if (gemini) return decodeURIComponent(gemini[1])
+    try {
+      const body = await request.json()
+      return typeof body?.model === 'string' ? body.model : undefined
+    } catch {
+      return undefined
+    }
+  }
+
+  // ── the console ───────────────────────────────────────────────────────────────────────────────────────────────
+  const app = new Hono()
+  app.onError((error, c) => {
+    console.error('[service] error:', error)
+    return c.html(messagePage({ title: 'Something went wrong', text: 'Please try again.' }), 500)
+  })
+  app.use(
+    '*',
+    secureHeaders({
+      contentSecurityPolicy: {
+        defaultSrc: ["'self'"],
+        styleSrc: ["'self'"],
+        scriptSrc: ["'none'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+        baseUri: ["'none'"],
+      },
+    }),
+  )
+  app.get('/static/style.css', (c) =>
+    c.body(css, 200, { 'content-type': 'text/css; charset=utf-8', 'cache-control': 'public, max-age=3600' }),
+  )
+
+  /** The signed-in account, with the session's CSRF token; or undefined. */
+  async function session(c) {
+    const sid = getCookie(c, 'sid')
+    if (!sid) return undefined
+    const rows = await db.query(
+      `SELECT a.id, a.email, s.csrf FROM sessions s JOIN accounts a ON a.id = s.account_id WHERE s.id_hash = $1 AND s.expires_at > now()`,
+      [sha256(sid)],
+    )
+    return rows[0]
+  }
+  /** The anonymous CSRF token (double-submit cookie) for the sign-in forms. */
+  function anonymousCsrf(c) {
+    let value = getCookie(c, 'csrf')
+    if (!value) {
+      value = token(18)
+      setCookie(c, 'csrf', value, { httpOnly: true, sameSite: 'Lax', secure, path: '/' })
+    }
+    return value
+  }
+  /** Every state-changing form: same-origin `Origin` (or `Referer`) and the right CSRF token. */
+  function forged(c, form, expected) {
+    const from =
+      c.req.header('origin') ?? (c.req.header('referer') ? new URL(c.req.header('referer')).origin : undefined)
+    return from !== origin || !expected || !safeEqual(form.csrf ?? '', expected)
+  }
+  const refused = (c) =>
+    c.html(
+      messagePage({
+        title: 'Request refused',
+        text: 'This form was not sent from this site. Reload the page and try again.',
+      }),
+      403,
+    )
+  const ip = (c) =>
+    c.req.header('x-forwarded-for')?.split(',')[0]?.trim() || c.env?.incoming?.socket?.remoteAddress || 'unknown'
+
+  app.get('/', async (c) => c.redirect((await session(c)) ? '/keys' : '/signup'))
+  app.get('/signup', (c) => c.html(signupPage({ csrf: anonymousCsrf(c), mailLogged: mailer.logged })))
+  app.post('/signup', async (c) => {
+    const form = await c.req.parseBody()
+    if (forged(c, form, getCookie(c, 'csrf'))) return refused(c)
+    const csrf = anonymousCsrf(c)
+    const email = parseEmail(form.email)
+    if (!email)
+      return c.html(
+        signupPage({
+          csrf,
+          mailLogged: mailer.logged,
+          flash: { kind: 'error', text: 'Please enter a valid e-mail address.' },
+        }),
+        400,
+      )
+    const key = emailKey(email)
+    const wait = (await limited(`send:${key}`, 3, 10 * 60_000)) || (await limited(`send-ip:${ip(c)}`, 20, 10 * 60_000))
+    if (wait)
+      return c.html(
+        signupPage({
+          csrf,
+          mailLogged: mailer.logged,
+          flash: { kind: 'error', text: `Too many codes requested. Try again in ${Math.ceil(wait / 60)} minute(s).` },
+        }),
+        429,
+      )
+    const code = sixDigits()
+    await db.query(
+      `INSERT INTO login_codes (email_key, email, code_hash, expires_at, attempts) VALUES ($1, $2, $3, now() + interval '10 minutes', 0)
+       ON CONFLICT (email_key) DO UPDATE SET email = excluded.email, code_hash = excluded.code_hash, expires_at = excluded.expires_at, attempts = 0`,
+      [key, email, hmac(codeSecret, `${key}:${code}`)],
+    )
+    try {
+      await mailer.send(email, code)
+    } catch (error) {
+      console.error('[service] mail not sent:', error.message)
+      return c.html(
+        signupPage({
+          csrf,
+          mailLogged: mailer.logged,
+          flash: { kind: 'error', text: 'We could not send the e-mail right now. Please try again in a few minutes.' },
+        }),
+        502,
+      )
+    }
+    return c.html(codePage({ csrf, email }))
+  })
+  app.post('/signup/verify', async (c) => {
+    const form = await c.req.parseBody()
+    if (forged(c, form, getCookie(c, 'csrf'))) return refused(c)
+    const csrf = anonymousCsrf(c)
+    const email = parseEmail(form.email)
+    const code = String(form.code ?? '').trim()
+    if (!email) return c.redirect('/signup')
+    const key = emailKey(email)
+    const wait = await limited(`verify-ip:${ip(c)}`, 30, 10 * 60_000)
+    if (wait)
+      return c.html(
+        codePage({
+          csrf,
+          email,
+          flash: { kind: 'error', text: 'Too many attempts from this network. Try again later.' },
+        }),
+        429,
+      )
+    const [row] = await db.query(
+      `UPDATE login_codes SET attempts = attempts + 1 WHERE email_key = $1 RETURNING code_hash, attempts, expires_at > now() AS fresh`,
+      [key],
+    )
+    const fail = (text) => c.html(codePage({ csrf, email, flash: { kind: 'error', text } }), 400)
+    if (!row?.fresh || row.attempts > maxAttempts) {
+      return c.html(
+        signupPage({
+          csrf,
+          mailLogged: mailer.logged,
+          flash: { kind: 'error', text: 'This code has expired or was tried too often. Request a new one.' },
+        }),
+        400,
+      )
+    }
+    if (!safeEqual(row.code_hash, hmac(codeSecret, `${key}:${code}`)))
+      return fail(`That code is not right. ${maxAttempts - row.attempts} attempt(s) left.`)
+    await db.query('DELETE FROM login_codes WHERE email_key = $1', [key])
+    const [account] = await db.query(
+      `INSERT INTO accounts (email, email_key) VALUES ($1, $2) ON CONFLICT (email_key) DO UPDATE SET email_key = excluded.email_key RETURNING id`,
+      [email, key],
+    )
+    const sid = token(32)
+    await db.query(
+      `INSERT INTO sessions (id_hash, account_id, csrf, expires_at) VALUES ($1, $2, $3, now() + interval '7 days')`,
+      [sha256(sid), account.id, token(18)],
+    )
+    setCookie(c, 'sid', sid, { httpOnly: true, sameSite: 'Lax', secure, path: '/', maxAge: sessionTtlMs / 1000 })
+    return c.redirect('/keys')
+  })
+  app.post('/signout', async (c) => {
+    const account = await session(c)
+    const form = await c.req.parseBody()
+    if (!account || forged(c, form, account.csrf)) return refused(c)
+    await db.query('DELETE FROM sessions WHERE id_hash = $1', [sha256(getCookie(c, 'sid'))])
+    deleteCookie(c, 'sid', { path: '/' })
+    return c.redirect('/signup')
+  })
+
+  const modelIds = config.models.map((m) => m.id)
+  async function signedIn(c, next) {
+    const account = await session(c)
+    if (!account) return c.redirect('/signup')
+    c.set('account', account)
+    return next()
+  }
+  app.use('/keys', signedIn)
+  app.use('/keys/*', signedIn)
+  app.use('/models', signedIn)
+  app.use('/usage', signedIn)
+
+  const listKeys = (accountId) =>
+    db.query(
+      'SELECT id, name, prefix, models, expires_at, revoked_at, last_used_at, created_at FROM api_keys WHERE account_id = $1 ORDER BY created_at DESC',
+      [accountId],
+    )
+  app.get('/keys', async (c) => {
+    const account = c.get('account')
+    return c.html(keysPage({ account, csrf: account.csrf, keys: await listKeys(account.id), models: modelIds }))
+  })
+  app.post('/keys', async (c) => {
+    const account = c.get('account')
+    const form = await c.req.parseBody()
+    if (forged(c, form, account.csrf)) return refused(c)
+    const name = String(form.name ?? '')
+      .trim()
+      .slice(0, 80)
+    const models = String(form.models ?? '')
+      .split(',')
+      .map((m) => m.trim())
+      .filter(Boolean)
+    const expires = String(form.expires ?? '').trim()
+    const flash = (text) =>
+      c.html(keysPage({ account, csrf: account.csrf, keys: [], models: modelIds, flash: { kind: 'error', text } }), 400)
+    if (!name) return flash('A key needs a name.')
+    if (expires && (!/^\d{4}-\d{2}-\d{2}$/.test(expires) || new Date(`${expires}T23:59:59Z`) < new Date()))
+      return flash('The expiry must be a future date.')
+    const key = newApiKey()
+    await db.query(
+      'INSERT INTO api_keys (account_id, name, prefix, key_hash, models, expires_at) VALUES ($1, $2, $3, $4, $5, $6)',
+      [
+        account.id,
+        name,
+        key.slice(0, 10),
+        sha256(key),
+        models.length ? models : null,
+        expires ? `${expires}T23:59:59Z` : null,
+      ],
+    )
+    c.header('cache-control', 'no-store')
+    return c.html(newKeyPage({ account, csrf: account.csrf, name, key, publicUrl }))
+  })
+  app.post('/keys/:id/revoke', async (c) => {
+    const account = c.get('account')
+    const form = await c.req.parseBody()
+    if (forged(c, form, account.csrf)) return refused(c)
+    const id = c.req.param('id')
+    if (/^[0-9a-f-]{36}$/.test(id))
+      await db.query(
+        'UPDATE api_keys SET revoked_at = now() WHERE id = $1 AND account_id = $2 AND revoked_at IS NULL',
+        [id, account.id],
+      )
+    return c.redirect('/keys')
+  })
+  app.get('/models', (c) => {
+    const account = c.get('account')
+    return c.html(modelsPage({ account, csrf: account.csrf, models: config.models, publicUrl }))
+  })
+  app.get('/usage', async (c) => {
+    const account = c.get('account')
+    const rows = await db.query(
+      `SELECT u.day, k.name AS key_name, u.model, u.requests, u.errors, u.input_tokens, u.output_tokens, u.cached_tokens, u.reasoning_tokens
+       FROM usage_daily u JOIN api_keys k ON k.id = u.key_id WHERE u.account_id = $1 AND u.day > current_date - 30 ORDER BY u.day DESC, k.name, u.model LIMIT 500`,
+      [account.id],
+    )
+    const [totals] = await db.query(
+      `SELECT coalesce(sum(requests),0) AS requests, coalesce(sum(errors),0) AS errors, coalesce(sum(input_tokens),0) AS input_tokens, coalesce(sum(output_tokens),0) AS output_tokens
+       FROM usage_daily WHERE account_id = $1 AND day > current_date - 30`,
+      [account.id],
+    )
+    return c.html(usagePage({ account, csrf: account.csrf, rows, totals }))
+  })
+
+  // Everything the gateway serves (all four wire formats), on the same origin.
+  for (const prefix of ['/v1/*', '/v1beta/*', '/v1alpha/*']) app.all(prefix, (c) => gatewayFetch(c.req.raw))
+
+  return { fetch: app.fetch, codeTtlMs }
+}

@@ -1,0 +1,42 @@
+/** The service's configuration from the environment (and the library CLI's `--config file.json`). */
+import { loadCliConfig } from 'interlingua/node'
+
+const defaults = {
+  openai: { id: 'gpt-4o-mini', format: 'chat-completions' },
+  anthropic: { id: 'claude-sonnet-4-5', format: 'messages' },
+  gemini: { id: 'gemini-2.5-flash', format: 'content-generation' },
+}
+const supports = 'text, images, tools, reasoning, streaming'
+
+export function loadConfig(argv = process.argv.slice(2), env = process.env) {
+  const cli = loadCliConfig(argv, { ...env, PORT: env.PORT ?? '8788' })
+  const publicUrl = (env.PUBLIC_URL ?? `http://${cli.host}:${cli.port}`).replace(/\/+$/, '')
+  const gatewayOptions = { ...cli.gateway }
+  delete gatewayOptions.apiKeys // the service's own keys are the only client keys
+  const upstreams = Object.entries(gatewayOptions.upstreams ?? {})
+  const models = gatewayOptions.models
+    ? Object.entries(gatewayOptions.models).map(([id, route]) => ({
+        id,
+        format: gatewayOptions.upstreams?.[route.upstream]?.format ?? 'mock',
+        supports,
+      }))
+    : upstreams.length === 0
+      ? [{ id: 'interlingua-mock', format: 'embedded mock model', supports: `${supports} (deterministic)` }]
+      : upstreams.map(([name, upstream]) => ({
+          id: defaults[name]?.id ?? `${name}/<model>`,
+          format: upstream.format,
+          supports,
+        }))
+  return {
+    host: cli.host,
+    port: cli.port,
+    publicUrl,
+    dataDir: env.DATA_DIR ?? './data',
+    databaseUrl: env.DATABASE_URL,
+    smtpUrl: env.SMTP_URL,
+    mailFrom: env.MAIL_FROM ?? 'interlingua <no-reply@localhost>',
+    gatewayOptions,
+    models,
+    summary: cli.summary,
+  }
+}
