@@ -1,19 +1,39 @@
 /// <reference types="node" />
 /**
  * @module interlingua/node
- * Serve a Fetch handler (`(request: Request) => Promise<Response>`, e.g. `createGateway().fetch`) from
- * `node:http`, with streaming, backpressure and disconnect handling.
+ * Serve a gateway (or any Fetch handler, `(request: Request) => Promise<Response>`) from `node:http`, with streaming,
+ * backpressure and disconnect handling.
+ *
+ * Given a gateway (`toNodeListener(gateway)` or `toNodeListener(gateway.fetch)`), the listener takes the fast path:
+ * it drives the gateway's core straight from `IncomingMessage` to `ServerResponse` (no `Request`/`Response` per
+ * request) and reaches upstreams with the keep-alive `node:http` client — unless the gateway was given its own
+ * `fetch`, which is then used. Any other Fetch handler goes through `Request`/`Response`.
  *
  * @example
  * import { createServer } from 'node:http'
  * import { createGateway } from 'interlingua'
  * import { toNodeListener } from 'interlingua/node'
- * createServer(toNodeListener(createGateway().fetch)).listen(8787, '127.0.0.1')
+ * createServer(toNodeListener(createGateway())).listen(8787, '127.0.0.1')
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import { type ExchangeHandler, type ExchangeRuntime, exchangeHandler } from './gateway/exchange.js'
+import { serveExchange } from './node/serve.js'
+import { createNodeTransport } from './node/upstream.js'
 
 /** Anything with the Fetch handler shape. */
 export type FetchHandler = (request: Request) => Response | Promise<Response>
+
+/** What `toNodeListener` serves: a Fetch handler, or an object with a `fetch` method (a gateway). */
+export type Servable = FetchHandler | { fetch: FetchHandler }
+
+/** The gateway's exchange handler, when `target` is a gateway or its `fetch`. */
+function exchangeOf(target: Servable): ExchangeHandler | undefined {
+  const handler = (target as unknown as Record<symbol, unknown>)[exchangeHandler]
+  return typeof handler === 'function' ? (handler as ExchangeHandler) : undefined
+}
+
+/** The process-wide runtime of the fast path: one keep-alive upstream client, made on first use. */
+let nodeRuntime: ExchangeRuntime | undefined
 
 export interface NodeListenerOptions {
   /**
@@ -126,14 +146,20 @@ export async function writeResponse(response: Response, res: ServerResponse): Pr
 }
 
 /**
- * Turns a Fetch handler into a `node:http` request listener. A client disconnect aborts the request's
- * signal (the gateway aborts its upstream fetch) and cancels the response body.
+ * Turns a gateway or a Fetch handler into a `node:http` request listener (see the module doc for the gateway fast
+ * path). A client disconnect aborts the upstream request and cancels the response body.
  */
 export function toNodeListener(
-  handler: FetchHandler,
+  target: Servable,
   options: NodeListenerOptions = {},
 ): (req: IncomingMessage, res: ServerResponse) => void {
   const onError = options.onError ?? ((error: unknown) => console.error('[interlingua]', error))
+  const exchange = exchangeOf(target)
+  if (exchange) {
+    nodeRuntime ??= { transport: createNodeTransport() }
+    return serveExchange(exchange, { onError, runtime: nodeRuntime })
+  }
+  const handler: FetchHandler = typeof target === 'function' ? target : (request) => target.fetch(request)
   const maxBodyBytes = options.maxBodyBytes ?? 64 * 1024 * 1024
   return (req, res) => {
     const controller = new AbortController()
@@ -167,3 +193,4 @@ export function toNodeListener(
 
 export { type CliConfig, loadCliConfig } from './node/cli-config.js'
 export { createNodeFetch, type NodeFetchOptions } from './node/fetch.js'
+export { createNodeTransport, type NodeTransportOptions } from './node/upstream.js'

@@ -5,18 +5,21 @@ import { createMediaFetcher, isPrivateHost } from '../src/gateway/media.js'
 import { warningsHeader } from '../src/gateway/warnings.js'
 
 describe('extractKey', () => {
-  const url = new URL('http://x/v1/messages')
+  const source = (headers: Record<string, string>, query = '') => {
+    const all = new Headers(headers)
+    return { header: (name: string) => all.get(name), query }
+  }
   it.each([
     [{ authorization: 'Bearer sk-1' }, 'sk-1'],
     [{ authorization: 'bearer  sk-2 ' }, 'sk-2'],
     [{ 'x-api-key': 'sk-3' }, 'sk-3'],
     [{ 'x-goog-api-key': 'g-4' }, 'g-4'],
   ])('%o → %s', (headers, key) => {
-    expect(extractKey(new Headers(headers), url)).toBe(key)
+    expect(extractKey(source(headers))).toBe(key)
   })
   it('reads ?key= and returns undefined when absent', () => {
-    expect(extractKey(new Headers(), new URL('http://x/v1beta/models?key=q-5'))).toBe('q-5')
-    expect(extractKey(new Headers(), url)).toBeUndefined()
+    expect(extractKey(source({}, 'alt=sse&key=q-5'))).toBe('q-5')
+    expect(extractKey(source({}))).toBeUndefined()
   })
 })
 

@@ -9,12 +9,11 @@ const lib = await import(pathToFileURL(join(dir, `index${ext}`)).href)
 // From src/ (development), the gateway may not be re-exported by index yet.
 const createGateway =
   lib.createGateway ?? (await import(pathToFileURL(join(dir, `gateway/create-gateway${ext}`)).href)).createGateway
-// createNodeFetch: the node:http upstream fetch (absent from older builds → the global fetch).
-const { toNodeListener, createNodeFetch } = await import(pathToFileURL(join(dir, `node${ext}`)).href)
+const { toNodeListener } = await import(pathToFileURL(join(dir, `node${ext}`)).href)
 
 const upstream = `http://127.0.0.1:${process.env.UPSTREAM}`
+// Served as the README says: toNodeListener(gateway) is the fast path (node:http upstream client by default).
 const gateway = createGateway({
-  ...(createNodeFetch ? { fetch: createNodeFetch() } : {}),
   upstreams: {
     openai: { format: 'chat-completions', baseURL: `${upstream}/v1`, apiKey: 'sk-bench-openai' },
     anthropic: { format: 'messages', baseURL: upstream, apiKey: 'sk-bench-anthropic' },
@@ -26,4 +25,4 @@ const gateway = createGateway({
     'bench-gen': { upstream: 'gemini', model: 'gemini-2.5-flash' },
   },
 })
-createServer(toNodeListener(gateway.fetch)).listen(Number(process.env.PORT), '127.0.0.1')
+createServer(toNodeListener(gateway)).listen(Number(process.env.PORT), '127.0.0.1')

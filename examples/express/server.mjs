@@ -5,7 +5,7 @@ import { createGateway } from 'interlingua'
 import { toNodeListener } from 'interlingua/node'
 
 const gateway = createGateway() // no upstreams: every model is the embedded mock; add `upstreams` for real ones
-const llm = toNodeListener(gateway.fetch) // streams with backpressure; a client disconnect aborts the upstream
+const llm = toNodeListener(gateway) // the Node fast path: backpressure, a client disconnect aborts the upstream
 
 const app = express()
 app.use('/llm', (req, res) => llm(req, res)) // mount BEFORE any body parser: the gateway reads the raw body

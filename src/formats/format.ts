@@ -34,11 +34,11 @@ export interface RouteMatch {
   streamJsonArray?: boolean
 }
 
-/** What `matchRoute` reads: method, parsed URL and headers only. */
+/** What `matchRoute` reads: method, the URL's path and query, and header lookups (a `URL` and `Headers` fit). */
 export interface RouteRequest {
   method: string
-  url: URL
-  headers: Headers
+  url: Pick<URL, 'pathname' | 'searchParams'>
+  headers: Pick<Headers, 'get' | 'has'>
 }
 
 /** An upstream of this format, as the gateway is configured with it. */

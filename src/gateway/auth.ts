@@ -1,13 +1,23 @@
 /** Client keys: where they come from and how they are checked (policy 10). */
 
+/** What a key is read from: header lookups by lower-case name and the query string (without `?`). */
+export interface KeySource {
+  header(name: string): string | null
+  query: string
+}
+
 /** The client's key from `Authorization: Bearer`, `x-api-key`, `x-goog-api-key` or `?key=`. */
-export function extractKey(headers: Headers, url: URL): string | undefined {
-  const authorization = headers.get('authorization')
+export function extractKey(request: KeySource): string | undefined {
+  const authorization = request.header('authorization')
   if (authorization) {
     const match = /^Bearer\s+(.+)$/i.exec(authorization.trim())
     if (match?.[1]) return match[1].trim()
   }
-  return headers.get('x-api-key') ?? headers.get('x-goog-api-key') ?? url.searchParams.get('key') ?? undefined
+  return (
+    request.header('x-api-key') ??
+    request.header('x-goog-api-key') ??
+    (request.query === '' ? undefined : (new URLSearchParams(request.query).get('key') ?? undefined))
+  )
 }
 
 const encoder = new TextEncoder()

@@ -10,24 +10,44 @@
  */
 import { reportWarnings } from '../convert.js'
 import type { Format, RouteMatch } from '../formats/format.js'
-import { formats } from '../formats/index.js'
+import { formats, getFormat } from '../formats/index.js'
+import { listPuller } from '../http/event-source.js'
+import {
+  errorResult,
+  jsonResult,
+  type RespondOptions,
+  respondWithEvents,
+  respondWithResponse,
+} from '../http/respond.js'
 import { parseJsonBody } from '../http/translate-request.js'
-import { respondWithEvents, respondWithResponse } from '../http/translate-response.js'
 import type * as ir from '../ir/index.js'
 import { errorCodeForStatus } from '../ir/index.js'
 import { assertPortable } from '../shared/foreign-extensions.js'
+import { newId } from '../shared/ids.js'
 import { extractKey, keyMatches } from './auth.js'
-import { type BodyHooks, readBodyText, wrapBody } from './body.js'
 import { estimateInputTokens } from './count-tokens.js'
-import { errorInfo, errorResponse, toErrorInfo } from './errors.js'
+import { errorInfo, toErrorInfo } from './errors.js'
+import {
+  type ExchangeHandler,
+  type ExchangeRequest,
+  type ExchangeResult,
+  type ExchangeRuntime,
+  exchangeHandler,
+  exchangeOfRequest,
+  isChunkSource,
+  observe,
+  responseOfResult,
+  routeRequestOf,
+} from './exchange.js'
 import { type ForwardInput, forward } from './forward.js'
 import { createMediaFetcher } from './media.js'
 import { createMockModel } from './mock-model.js'
-import type { GatewayOptions, GatewayRequestEvent, GatewayResponseEvent } from './options.js'
+import type { GatewayContext, GatewayOptions, GatewayRequestEvent, GatewayResponseEvent } from './options.js'
 import { createReasoningStore } from './reasoning-store.js'
 import type { ResponseStore } from './response-store.js'
 import { expandState, inputItems, recordAnswer } from './responses-state.js'
 import { guessClientFormat, listedModels, resolveModel, validateOptions } from './routing.js'
+import { fetchTransport, type UpstreamTransport } from './upstream.js'
 import { warningsHeader } from './warnings.js'
 
 export type {
@@ -40,33 +60,32 @@ export type {
   UpstreamOptions,
 } from './options.js'
 
-/** The gateway: a bound Fetch handler. */
+/** The gateway: a bound Fetch handler (and, for `interlingua/node`, its exchange handler under a symbol). */
 export interface Gateway {
   fetch(request: Request): Promise<Response>
+  /** @internal The Web-free entry the Node adapter drives (see `exchange.ts`). */
+  readonly [exchangeHandler]: ExchangeHandler
 }
 
 /** Everything one request carries through the handler. */
 export interface Exchange {
-  request: Request
+  request: ExchangeRequest
   format: Format
   route: RouteMatch
   event: GatewayRequestEvent
-  headers: Headers
+  /** The answer's headers (lower-case names). */
+  headers: Record<string, string>
   warnings: ir.Warning[]
   started: number
+  /** How upstreams are reached for this request. */
+  transport: UpstreamTransport
   usage?: ir.Usage
   error?: ir.ErrorCode
-  /** Whether the answer is a stream whose end `onResponse` waits for. */
-  streaming?: boolean
-  /** Releases timers and listeners when a streamed answer ends. */
-  cleanup?: () => void
-  /** Aborts the upstream request (client disconnect). */
-  abort?: () => void
-  /** Passthrough streams: the in-stream error frame to write when the upstream body fails. */
-  errorBytes?: () => Uint8Array
 }
 
 const defaultMaxBodyBytes = 32 * 1024 * 1024
+/** Headers of a body kind, not kept when an error replaces the body. */
+const streamHeaders = new Set(['content-type', 'cache-control', 'x-accel-buffering'])
 
 /** FNV-1a of a client key: a map scope that does not keep the key itself. */
 function scopeOf(key: string): string {
@@ -75,24 +94,18 @@ function scopeOf(key: string): string {
   return (h >>> 0).toString(36) + key.length.toString(36)
 }
 
-function randomId(): string {
-  return crypto.randomUUID().replace(/-/g, '')
-}
-
-function routeUrl(url: URL, basePath: string | undefined): URL {
-  if (!basePath) return url
+function stripBase(path: string, basePath: string | undefined): string {
+  if (!basePath) return path
   const base = basePath.replace(/\/+$/, '')
-  if (!url.pathname.startsWith(base)) return url
-  const copy = new URL(url)
-  copy.pathname = url.pathname.slice(base.length) || '/'
-  return copy
+  if (!path.startsWith(base)) return path
+  return path.slice(base.length) || '/'
 }
 
 /** An answer given before an exchange exists (no route), with the request id headers `finish` sets otherwise. */
-function withRequestId(response: Response, requestId: string): Response {
-  response.headers.set('x-request-id', requestId)
-  response.headers.set('request-id', requestId)
-  return response
+function withRequestId(result: ExchangeResult, requestId: string): ExchangeResult {
+  result.headers['x-request-id'] = requestId
+  result.headers['request-id'] = requestId
+  return result
 }
 
 /** The single entry of a one-model listing (`get-model`), in the format's listing shape. */
@@ -109,6 +122,7 @@ function singleModel(format: Format, id: string): unknown {
 export function createGateway(options: GatewayOptions = {}): Gateway {
   validateOptions(options)
   const doFetch: typeof fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init))
+  const defaultTransport = fetchTransport(doFetch)
   const fetchMedia = createMediaFetcher(options.media, doFetch)
   const mock = createMockModel()
   const reasoningStore = options.reasoningStore === false ? undefined : createReasoningStore(options.reasoningStore)
@@ -116,26 +130,21 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
   const maxBodyBytes = options.maxBodyBytes ?? defaultMaxBodyBytes
   const authRequired = (options.apiKeys?.length ?? 0) > 0 || options.authenticate !== undefined
 
-  function finish(exchange: Exchange, response: Response): Response {
-    const headers = response.headers
-    headers.set('x-request-id', exchange.event.requestId)
-    headers.set('request-id', exchange.event.requestId)
+  function finish(exchange: Exchange, result: ExchangeResult): ExchangeResult {
+    const headers = result.headers
+    headers['x-request-id'] = exchange.event.requestId
+    headers['request-id'] = exchange.event.requestId
     const warnings = warningsHeader(exchange.warnings)
-    if (warnings) headers.set('x-interlingua-warnings', warnings)
-    if (!exchange.streaming || !response.body || response.status >= 400) {
-      options.onResponse?.(responseEvent(exchange, response.status))
-      return response
+    if (warnings) headers['x-interlingua-warnings'] = warnings
+    if (result.status >= 400 && !exchange.error) exchange.error = errorCodeForStatus(result.status)
+    const body = result.body
+    if (!options.onResponse) return result
+    if (!isChunkSource(body) || result.status >= 400) {
+      options.onResponse(responseEvent(exchange, result.status))
+      return result
     }
-    const hooks: BodyHooks = {
-      onEnd: (outcome) => {
-        exchange.cleanup?.()
-        if (outcome === 'error' && !exchange.error) exchange.error = 'upstream'
-        options.onResponse?.(responseEvent(exchange, response.status))
-      },
-      onCancel: () => exchange.abort?.(),
-    }
-    if (exchange.errorBytes) hooks.onErrorBytes = exchange.errorBytes
-    return new Response(wrapBody(response.body, hooks), { status: response.status, headers })
+    result.body = observe(body, () => options.onResponse?.(responseEvent(exchange, result.status)))
+    return result
   }
 
   function responseEvent(exchange: Exchange, status: number): GatewayResponseEvent {
@@ -150,22 +159,30 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
     return event
   }
 
-  async function authorize(exchange: Exchange, url: URL): Promise<boolean> {
-    if (!authRequired) return true
-    const key = extractKey(exchange.request.headers, url)
-    if (!key) return false
-    if (options.apiKeys && keyMatches(key, options.apiKeys)) return true
-    return options.authenticate
-      ? (await options.authenticate(key, { format: exchange.format.id, request: exchange.request })) === true
-      : false
+  /** The context hooks receive; the Web `Request` is built only if a hook reads it. */
+  function contextOf(exchange: Exchange): GatewayContext {
+    return {
+      format: exchange.format.id,
+      get request() {
+        return exchange.request.toRequest()
+      },
+    }
   }
 
-  async function generate(exchange: Exchange): Promise<Response> {
+  async function authorize(exchange: Exchange): Promise<boolean> {
+    if (!authRequired) return true
+    const key = extractKey(exchange.request)
+    if (!key) return false
+    if (options.apiKeys && keyMatches(key, options.apiKeys)) return true
+    return options.authenticate ? (await options.authenticate(key, contextOf(exchange))) === true : false
+  }
+
+  async function generate(exchange: Exchange): Promise<ExchangeResult> {
     const { format, route, event } = exchange
-    const text = await readBodyText(exchange.request, maxBodyBytes)
+    const text = await exchange.request.text(maxBodyBytes)
     if (text === undefined) {
-      return errorResponse(
-        format.id,
+      return errorResult(
+        format,
         errorInfo('request-too-large', `The request body is larger than ${maxBodyBytes} bytes`),
         exchange.headers,
       )
@@ -175,10 +192,10 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
     const model = decoded.value.model
     event.model = model
     if (route.kind === 'generate') event.stream = decoded.value.stream === true || route.stream === true
-    const resolved = resolveModel(options, model, { format: format.id, request: exchange.request })
+    const resolved = resolveModel(options, model, contextOf(exchange))
     if (!resolved) {
-      return errorResponse(
-        format.id,
+      return errorResult(
+        format,
         errorInfo('not-found', `The model "${model}" does not exist or is not served here`, 'model'),
         exchange.headers,
       )
@@ -194,7 +211,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
     // Responses state (previous_response_id, item_reference) through the optional store; a Responses upstream keeps its own.
     let record: { input: unknown[]; scope: string; store: ResponseStore } | undefined
     if (responseStore && format.id === 'responses' && route.kind === 'generate' && !sameFormat) {
-      const scope = scopeOf(extractKey(exchange.request.headers, new URL(exchange.request.url)) ?? '')
+      const scope = scopeOf(extractKey(exchange.request) ?? '')
       body = await expandState(body as Record<string, unknown>, responseStore, scope)
       decoded = format.decodeRequest(body, route)
       if ((body as Record<string, unknown>).store !== false) {
@@ -211,7 +228,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
     decoded: ReturnType<Format['decodeRequest']>,
     resolved: NonNullable<ReturnType<typeof resolveModel>>,
     onWarning: (warning: ir.Warning) => void,
-  ): Promise<Response> {
+  ): Promise<ExchangeResult> {
     const { format, route, event } = exchange
     const request = decoded.value
     const model = event.model as string
@@ -221,15 +238,14 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
       const count = format.encodeTokenCount?.(estimateInputTokens(request)) ?? {
         input_tokens: estimateInputTokens(request),
       }
-      exchange.headers.set('content-type', 'application/json')
-      exchange.headers.set('x-interlingua-token-count', 'estimate')
-      return new Response(JSON.stringify(count), { status: 200, headers: exchange.headers })
+      exchange.headers['x-interlingua-token-count'] = 'estimate'
+      return jsonResult(count, exchange.headers)
     }
     if (resolved.upstream.format === 'mock') {
       assertPortable(request.extensions, 'mock')
       reportWarnings(decoded.warnings, { strict: options.strict, onWarning, to: format.id })
       request.model = resolved.model
-      const respond = {
+      const respond: RespondOptions = {
         model,
         stream: event.stream === true,
         streamJsonArray: route.streamJsonArray === true,
@@ -243,34 +259,29 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
           exchange.error = error.code
         },
       }
-      if (event.stream) {
-        exchange.streaming = true
-        return respondWithEvents(mock.stream(request), format, respond, exchange.headers)
-      }
+      if (event.stream) return respondWithEvents(listPuller(mock.events(request)), format, respond, exchange.headers)
       return respondWithResponse(mock.generate(request), format, respond, exchange.headers)
     }
-    const input: ForwardInput = { body, decoded, resolved, onWarning, options, doFetch, fetchMedia }
+    const input: ForwardInput = { body, decoded, resolved, onWarning, options, fetchMedia }
     if (reasoningStore) {
       // Scoped by the client's key (hashed), so one caller's reasoning is never put on another's turn.
-      const key = extractKey(exchange.request.headers, new URL(exchange.request.url)) ?? ''
-      input.reasoning = { store: reasoningStore, scope: scopeOf(key) }
+      input.reasoning = { store: reasoningStore, scope: scopeOf(extractKey(exchange.request) ?? '') }
     }
     return forward(exchange, input)
   }
 
-  async function handle(request: Request): Promise<Response> {
-    const url = new URL(request.url)
-    const matchUrl = routeUrl(url, options.basePath)
+  async function handle(request: ExchangeRequest, runtime?: ExchangeRuntime): Promise<ExchangeResult> {
+    const routeRequest = routeRequestOf(request, stripBase(request.path, options.basePath))
     let format: Format | undefined
     let route: RouteMatch | undefined
-    const requestId = `req_${randomId()}`
-    const headers = new Headers()
+    const requestId = newId('req_')
+    const headers: Record<string, string> = {}
     for (const candidate of formats) {
       try {
-        route = candidate.matchRoute({ method: request.method, url: matchUrl, headers: request.headers })
+        route = candidate.matchRoute(routeRequest)
       } catch (error) {
         // A route of this format whose path does not parse (a malformed percent-escape): native 400, never a 500.
-        return withRequestId(errorResponse(candidate.id, toErrorInfo(error), headers), requestId)
+        return withRequestId(errorResult(candidate, toErrorInfo(error), headers), requestId)
       }
       if (route) {
         format = candidate
@@ -280,8 +291,9 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
     if (!format || !route) {
       // What the services answer for an unknown route: OpenAI `Invalid URL (POST /v1/x)` with `code: null`, Anthropic
       // `not_found_error`, Gemini `NOT_FOUND` — never `model_not_found`.
-      const info = errorInfo('not-found', `Invalid URL (${request.method} ${url.pathname})`)
-      return withRequestId(errorResponse(guessClientFormat(url, request.headers), info, headers), requestId)
+      const info = errorInfo('not-found', `Invalid URL (${request.method} ${request.path})`)
+      const client = getFormat(guessClientFormat(routeRequest.url, routeRequest.headers))
+      return withRequestId(errorResult(client, info, headers), requestId)
     }
     const exchange: Exchange = {
       request,
@@ -291,58 +303,55 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
       headers,
       warnings: [],
       started: Date.now(),
+      transport: options.fetch === undefined && runtime?.transport ? runtime.transport : defaultTransport,
     }
     if (route.model !== undefined) exchange.event.model = route.model
     try {
-      if (!(await authorize(exchange, url))) {
-        const key = extractKey(request.headers, url)
+      if (!(await authorize(exchange))) {
+        const key = extractKey(request)
         exchange.error = 'authentication'
         const message = key
           ? 'Invalid API key'
           : 'Missing API key (send Authorization: Bearer, x-api-key, x-goog-api-key or ?key=)'
-        return finish(exchange, errorResponse(format.id, errorInfo('authentication', message), headers))
+        return finish(exchange, errorResult(format, errorInfo('authentication', message), headers))
       }
       if (route.kind === 'list-models') {
-        headers.set('content-type', 'application/json')
-        return finish(
-          exchange,
-          new Response(JSON.stringify(format.encodeModelList(listedModels(options))), { headers }),
-        )
+        return finish(exchange, jsonResult(format.encodeModelList(listedModels(options)), headers))
       }
       if (route.kind === 'get-model') {
         const id = route.model ?? ''
-        if (!resolveModel(options, id, { format: format.id, request })) {
+        if (!resolveModel(options, id, contextOf(exchange))) {
           exchange.error = 'not-found'
           return finish(
             exchange,
-            errorResponse(format.id, errorInfo('not-found', `The model "${id}" does not exist`, 'model'), headers),
+            errorResult(format, errorInfo('not-found', `The model "${id}" does not exist`, 'model'), headers),
           )
         }
-        headers.set('content-type', 'application/json')
-        return finish(exchange, new Response(JSON.stringify(singleModel(format, id)), { headers }))
+        return finish(exchange, jsonResult(singleModel(format, id), headers))
       }
       if (route.kind === 'get-response') {
         const id = route.id ?? ''
-        const scope = scopeOf(extractKey(request.headers, url) ?? '')
+        const scope = scopeOf(extractKey(request) ?? '')
         const stored = responseStore ? await responseStore.get(scope, id) : undefined
         if (!stored) {
           exchange.error = 'not-found'
           const message = `Response with id '${id}' not found.${responseStore ? '' : ' This gateway stores no responses.'}`
-          return finish(exchange, errorResponse(format.id, errorInfo('not-found', message, 'response_id'), headers))
+          return finish(exchange, errorResult(format, errorInfo('not-found', message, 'response_id'), headers))
         }
-        headers.set('content-type', 'application/json')
-        return finish(exchange, new Response(JSON.stringify(stored.response), { headers }))
+        return finish(exchange, jsonResult(stored.response, headers))
       }
-      const response = await generate(exchange)
-      if (response.status >= 400 && !exchange.error) exchange.error = errorCodeForStatus(response.status)
-      return finish(exchange, response)
+      return finish(exchange, await generate(exchange))
     } catch (error) {
       const info = toErrorInfo(error)
       exchange.error = info.code
-      exchange.streaming = false
-      return finish(exchange, errorResponse(format.id, info, new Headers(headers)))
+      const kept: Record<string, string> = {}
+      for (const name of Object.keys(headers)) if (!streamHeaders.has(name)) kept[name] = headers[name] as string
+      return finish(exchange, errorResult(format, info, kept))
     }
   }
 
-  return { fetch: (request: Request) => handle(request) }
+  const fetchHandler = async (request: Request) => responseOfResult(await handle(exchangeOfRequest(request)))
+  // `toNodeListener(gateway.fetch)` finds the fast path too.
+  Object.defineProperty(fetchHandler, exchangeHandler, { value: handle })
+  return { fetch: fetchHandler, [exchangeHandler]: handle }
 }

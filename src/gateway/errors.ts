@@ -1,18 +1,7 @@
 /** Error and warning responses of the gateway, always in the client's format (policy 9). */
 import { InterlinguaError } from '../errors.js'
-import type { FormatId } from '../formats/format.js'
-import { getFormat } from '../formats/index.js'
 import type * as ir from '../ir/index.js'
 import { errorStatus } from '../ir/index.js'
-
-/** A JSON error response in the client's format, with `retry-after` when known. */
-export function errorResponse(format: FormatId, error: ir.ErrorInfo, headers?: Headers): Response {
-  const encoded = getFormat(format).encodeError(error)
-  const out = headers ?? new Headers()
-  out.set('content-type', 'application/json')
-  if (error.retryAfter !== undefined && !out.has('retry-after')) out.set('retry-after', String(error.retryAfter))
-  return new Response(JSON.stringify(encoded.body), { status: encoded.status, headers: out })
-}
 
 /** An ErrorInfo from a code and message (status from the code). */
 export function errorInfo(code: ir.ErrorCode, message: string, param?: string): ir.ErrorInfo {

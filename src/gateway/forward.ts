@@ -1,21 +1,31 @@
 /**
- * Forwarding to a real upstream: build the upstream request (passthrough or translated), fetch it with the
- * client's abort signal and the configured timeout, and translate the answer back (policies 1, 9, 10, 11).
- * The upstream's key comes from its configuration via the format's `upstreamTarget`; no client header is copied.
+ * Forwarding to a real upstream: build the upstream request (passthrough or translated), send it through the
+ * exchange's transport with the client's disconnect and the configured timeout as cancellation, and translate the
+ * answer back (policies 1, 9, 10, 11). The upstream's key comes from its configuration via the format's
+ * `upstreamTarget`; no client header is copied.
  */
 import { reportWarnings } from '../convert.js'
 import { InterlinguaError } from '../errors.js'
 import type { Converted, FormatId } from '../formats/format.js'
-import { inStreamErrorBytes, upstreamStreamError } from '../http/streams.js'
-import { buildUpstreamRequest, type UpstreamRequestInput } from '../http/translate-request.js'
-import { type TranslateResponseOptions, translateResponse } from '../http/translate-response.js'
+import { getFormat } from '../formats/index.js'
+import { upstreamStreamError } from '../http/event-source.js'
+import {
+  errorResult,
+  inStreamErrorText,
+  passthroughAnswer,
+  type RespondOptions,
+  translateAnswer,
+} from '../http/respond.js'
+import { buildUpstreamBody, type UpstreamRequestInput, upstreamKind } from '../http/translate-request.js'
 import type * as ir from '../ir/index.js'
 import type { Exchange } from './create-gateway.js'
-import { errorInfo, errorResponse } from './errors.js'
+import { errorInfo } from './errors.js'
+import { type ExchangeResult, isChunkSource, observe } from './exchange.js'
 import type { MediaFetcher } from './media.js'
-import type { GatewayOptions } from './options.js'
+import type { GatewayOptions, UpstreamOptions } from './options.js'
 import type { ReasoningStore } from './reasoning-store.js'
 import { type ResolvedModel, upstreamConfig } from './routing.js'
+import { type Cancel, cancel, createCancel, type UpstreamAnswer } from './upstream.js'
 
 export interface ForwardInput {
   body: unknown
@@ -23,21 +33,46 @@ export interface ForwardInput {
   resolved: ResolvedModel
   onWarning: (warning: ir.Warning) => void
   options: GatewayOptions
-  doFetch: typeof fetch
   fetchMedia: MediaFetcher
   /** Chat-completions clients' reasoning kept by tool-call id, and the caller's scope in it (policy 3). */
   reasoning?: { store: ReasoningStore; scope: string }
 }
 
 const defaultTimeoutMs = 600_000
-const streamFailure = (upstreamStreamError() as { error: ir.ErrorInfo }).error
+const streamFailure = upstreamStreamError().error
 
-/** Rejects when the signal aborts, so a fetch that ignores its signal still times out. */
-function rejectOnAbort(signal: AbortSignal): Promise<never> {
-  return new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }))
+interface Target {
+  url: string
+  headers: Readonly<Record<string, string>>
 }
 
-export async function forward(exchange: Exchange, input: ForwardInput): Promise<Response> {
+/** Upstream URL and headers per upstream, model, endpoint and stream flag: built once, not per request. */
+const targets = new WeakMap<UpstreamOptions, Map<string, Target>>()
+const maxTargetsPerUpstream = 1000
+
+function targetOf(resolved: ResolvedModel, kind: 'generate' | 'count-tokens', stream: boolean): Target {
+  let cache = targets.get(resolved.upstream)
+  if (!cache) {
+    cache = new Map()
+    targets.set(resolved.upstream, cache)
+  }
+  const key = `${kind}\u0000${stream ? 1 : 0}\u0000${resolved.model}`
+  let target = cache.get(key)
+  if (!target) {
+    const format = getFormat(resolved.upstream.format as FormatId)
+    const built = format.upstreamTarget(resolved.model, kind, stream, upstreamConfig(resolved.upstream))
+    const headers: Record<string, string> = {}
+    built.headers.forEach((value, name) => {
+      headers[name] = value
+    })
+    target = { url: built.url, headers: Object.freeze(headers) }
+    if (cache.size >= maxTargetsPerUpstream) cache.clear()
+    cache.set(key, target)
+  }
+  return target
+}
+
+export async function forward(exchange: Exchange, input: ForwardInput): Promise<ExchangeResult> {
   const { format, route, event } = exchange
   const { options, resolved } = input
   const to = resolved.upstream.format as FormatId
@@ -56,7 +91,9 @@ export async function forward(exchange: Exchange, input: ForwardInput): Promise<
     fetchMedia: input.fetchMedia,
   }
   if (options.defaultMaxTokens !== undefined) buildInput.defaultMaxTokens = options.defaultMaxTokens
-  const built = await buildUpstreamRequest(buildInput)
+  const { kind, stream: upstreamStream } = upstreamKind(buildInput)
+  const target = targetOf(resolved, kind, upstreamStream)
+  const built = await buildUpstreamBody(buildInput)
   if (!sameFormat)
     reportWarnings([...input.decoded.warnings, ...built.warnings], {
       strict: options.strict,
@@ -64,88 +101,78 @@ export async function forward(exchange: Exchange, input: ForwardInput): Promise<
       to,
     })
 
-  const controller = new AbortController()
+  // Cancelled by the client going away or by the timeout: a plain object, not an AbortController.
+  const handle: Cancel = createCancel()
   let timedOut = false
-  const signal = exchange.request.signal
-  const onClientAbort = () => controller.abort(signal.reason)
-  if (signal.aborted) controller.abort(signal.reason)
-  else signal.addEventListener('abort', onClientAbort, { once: true })
-  exchange.abort = () => controller.abort()
+  const unsubscribe = exchange.request.onClose(() => cancel(handle))
   const timer = setTimeout(() => {
     timedOut = true
-    controller.abort()
+    cancel(handle)
   }, options.timeoutMs ?? defaultTimeoutMs)
-
-  const failure = (): Response => {
+  const release = () => {
     clearTimeout(timer)
-    if (timedOut)
-      return errorResponse(
-        format.id,
-        errorInfo('timeout', `The upstream "${resolved.name}" did not answer in time`),
-        exchange.headers,
-      )
-    if (signal.aborted)
-      return errorResponse(
-        format.id,
-        { code: 'upstream', status: 499, message: 'The client closed the request' },
-        exchange.headers,
-      )
-    return errorResponse(
-      format.id,
-      errorInfo('upstream', `The upstream "${resolved.name}" is unreachable`),
-      exchange.headers,
-    )
+    unsubscribe()
   }
 
-  let upstreamResponse: Response
-  try {
-    const init: RequestInit = { method: 'POST', headers: built.headers, body: built.body, signal: controller.signal }
-    upstreamResponse = await Promise.race([input.doFetch(built.url, init), rejectOnAbort(controller.signal)])
-  } catch {
+  const failure = (): ExchangeResult => {
+    release()
     exchange.error = timedOut ? 'timeout' : 'upstream'
+    const info = timedOut
+      ? errorInfo('timeout', `The upstream "${resolved.name}" did not answer in time`)
+      : handle.cancelled
+        ? { code: 'upstream' as const, status: 499, message: 'The client closed the request' }
+        : errorInfo('upstream', `The upstream "${resolved.name}" is unreachable`)
+    return errorResult(format, info, exchange.headers)
+  }
+
+  const relay = { secrets: [resolved.upstream.apiKey], relayHeaders: options.relayHeaders }
+  let answer: UpstreamAnswer
+  try {
+    answer = await exchange.transport({ url: target.url, headers: target.headers, body: built.body, cancel: handle })
+  } catch {
     return failure()
   }
 
   const stream = route.kind === 'generate' && event.stream === true
-  const translate: TranslateResponseOptions = {
-    from: to,
-    to: format.id,
-    stream,
-    streamJsonArray: route.streamJsonArray === true,
-    includeUsage: input.decoded.value.streamIncludeUsage === true,
-    request: input.decoded.value,
-    onWarning: input.onWarning,
-    onUsage: (usage) => {
-      exchange.usage = usage
-    },
-    onError: (error) => {
-      exchange.error = error.code
-    },
-    secrets: [resolved.upstream.apiKey],
-  }
-  if (options.relayHeaders) translate.relayHeaders = options.relayHeaders
-  if (reasoning) translate.onAssistant = (parts) => reasoning.store.remember(reasoning.scope, parts)
-  if (event.model !== undefined) translate.model = event.model
+  let result: ExchangeResult
   try {
-    const response = await translateResponse(upstreamResponse, translate)
-    const cleanup = () => {
-      clearTimeout(timer)
-      signal.removeEventListener('abort', onClientAbort)
+    if (sameFormat) {
+      result = await passthroughAnswer(answer, stream, relay, () => {
+        exchange.error = 'upstream'
+        return inStreamErrorText(format, streamFailure)
+      })
+      Object.assign(result.headers, exchange.headers)
+      exchange.headers = result.headers
+    } else {
+      const respond: RespondOptions = {
+        stream,
+        streamJsonArray: route.streamJsonArray === true,
+        includeUsage: input.decoded.value.streamIncludeUsage === true,
+        request: input.decoded.value,
+        onWarning: input.onWarning,
+        onUsage: (usage) => {
+          exchange.usage = usage
+        },
+        onError: (error) => {
+          exchange.error = error.code
+        },
+        ...relay,
+      }
+      if (reasoning) respond.onAssistant = (parts) => reasoning.store.remember(reasoning.scope, parts)
+      if (event.model !== undefined) respond.model = event.model
+      result = await translateAnswer(answer, getFormat(to), format, respond)
+      Object.assign(result.headers, exchange.headers)
     }
-    // A streamed answer is not bound by the timeout once it has started; a passthrough JSON body still is, until read.
-    if (stream || !sameFormat) clearTimeout(timer)
-    if (response.status < 400 && response.body && (stream || sameFormat)) {
-      exchange.streaming = true
-      exchange.cleanup = cleanup
-      if (sameFormat && stream) exchange.errorBytes = () => inStreamErrorBytes(format, streamFailure)
-    } else cleanup()
-    return response
   } catch (error) {
-    if (InterlinguaError.isInstance(error) && !timedOut && !signal.aborted) {
-      clearTimeout(timer)
+    if (InterlinguaError.isInstance(error) && !timedOut && !handle.cancelled) {
+      release()
       throw error
     }
-    exchange.error = timedOut ? 'timeout' : 'upstream'
     return failure()
   }
+  // A streamed answer is not bound by the timeout once it has started; the client leaving still cancels it.
+  clearTimeout(timer)
+  if (isChunkSource(result.body)) result.body = observe(result.body, unsubscribe)
+  else unsubscribe()
+  return result
 }

@@ -23,6 +23,8 @@ import { sampleObject, sampleValue } from './mock-schema.js'
 export interface MockModel {
   generate(request: ir.Request): ir.Response
   stream(request: ir.Request): ReadableStream<ir.StreamEvent>
+  /** The events `stream` yields, as a list. */
+  events(request: ir.Request): ir.StreamEvent[]
 }
 
 /** A fixed timestamp, so answers are deterministic (2026-01-01T00:00:00Z). */
@@ -235,6 +237,7 @@ export function createMockModel(): MockModel {
   }
   return {
     generate,
+    events: (request) => events(generate(request)),
     stream(request) {
       const list = events(generate(request))
       let next = 0

@@ -3,7 +3,9 @@
  * into the whole conversation before translation, and recording each answer (JSON or the stream's terminal event).
  */
 import { InterlinguaError } from '../errors.js'
-import { createSseDecodeStream } from '../stream/sse-decode.js'
+import type { SseMessage } from '../formats/format.js'
+import { createSseDecodeStep } from '../stream/sse-decode.js'
+import { type ExchangeResult, isChunkSource } from './exchange.js'
 import type { ResponseStore } from './response-store.js'
 
 type Json = Record<string, unknown>
@@ -51,33 +53,50 @@ export function inputItems(body: Json): unknown[] {
   return Array.isArray(body.input) ? body.input : []
 }
 
-/** Stores the answer to `input` (a JSON body, or the terminal event of a stream) and returns the response to send. */
+/** Stores the answer to `input` (a JSON body, or the terminal event of a stream) and returns the result to send. */
 export async function recordAnswer(
-  response: Response,
+  result: ExchangeResult,
   input: unknown[],
   store: ResponseStore,
   scope: string,
-): Promise<Response> {
-  if (response.status !== 200 || !response.body) return response
-  const put = async (body: unknown) => {
-    const json = body as Json | null
+): Promise<ExchangeResult> {
+  const body = result.body
+  if (result.status !== 200 || body === null) return result
+  const put = async (value: unknown) => {
+    const json = value as Json | null
     if (typeof json?.id === 'string' && Array.isArray(json.output))
       await store.put(scope, { id: json.id, input, response: json })
   }
-  if (!(response.headers.get('content-type') ?? '').includes('text/event-stream')) {
-    await put(await response.clone().json())
-    return response
+  if (!isChunkSource(body)) {
+    await put(JSON.parse(typeof body === 'string' ? body : new TextDecoder().decode(body)))
+    return result
   }
-  const [client, copy] = response.body.tee()
-  void (async () => {
-    const reader = copy.pipeThrough(createSseDecodeStream()).getReader()
-    for (;;) {
-      const { done, value } = await reader.read()
-      if (done) return
-      if (!value.data.includes('"response.completed"') && !value.data.includes('"response.incomplete"')) continue
-      const event = JSON.parse(value.data) as Json
-      if (event.type === 'response.completed' || event.type === 'response.incomplete') await put(event.response)
+  // A stream: watch the bytes going to the client for the terminal event (the client is not held up by the store).
+  const sse = createSseDecodeStep()
+  const messages: SseMessage[] = []
+  let failed = false
+  const watch = (chunk: string | Uint8Array) => {
+    if (failed) return
+    try {
+      sse.push(chunk, messages)
+    } catch {
+      failed = true
     }
-  })().catch(() => {})
-  return new Response(client, { status: response.status, headers: response.headers })
+    for (const message of messages) {
+      if (!message.data.includes('"response.completed"') && !message.data.includes('"response.incomplete"')) continue
+      const event = JSON.parse(message.data) as Json
+      if (event.type === 'response.completed' || event.type === 'response.incomplete')
+        put(event.response).catch(() => {})
+    }
+    messages.length = 0
+  }
+  result.body = {
+    async next() {
+      const chunk = await body.next()
+      if (chunk !== undefined) watch(chunk)
+      return chunk
+    },
+    cancel: () => body.cancel(),
+  }
+  return result
 }

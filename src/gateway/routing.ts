@@ -7,7 +7,10 @@ import type { GatewayContext, GatewayOptions, UpstreamOptions } from './options.
  * it parses: Anthropic's headers → messages; Gemini's key header, `?key=` or a `/v1beta/` or `models/…:` path →
  * content-generation; anything else → chat-completions.
  */
-export function guessClientFormat(url: URL, headers: Headers): FormatId {
+export function guessClientFormat(
+  url: Pick<URL, 'pathname' | 'searchParams'>,
+  headers: Pick<Headers, 'has'>,
+): FormatId {
   if (headers.has('anthropic-version') || headers.has('x-api-key')) return 'messages'
   if (headers.has('x-goog-api-key') || url.searchParams.has('key') || /\/v1beta\/|\/models\/[^/]*:/.test(url.pathname))
     return 'content-generation'

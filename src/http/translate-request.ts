@@ -57,29 +57,43 @@ export interface UpstreamRequestInput {
   defaultMaxTokens?: number
 }
 
-/** Builds the URL, headers and body text for the upstream. Returns the encoder's warnings (not yet reported). */
-export async function buildUpstreamRequest(
-  input: UpstreamRequestInput,
-): Promise<{ url: string; headers: Headers; body: string; warnings: ir.Warning[] }> {
-  const target = getFormat(input.to)
+/** Whether the upstream request is a stream, and which endpoint kind it goes to. */
+export function upstreamKind(input: Pick<UpstreamRequestInput, 'route' | 'decoded'>): {
+  kind: 'generate' | 'count-tokens'
+  stream: boolean
+} {
   const kind = input.route.kind === 'count-tokens' ? 'count-tokens' : 'generate'
-  const stream = kind === 'generate' && input.decoded.value.stream === true
-  const { url, headers } = target.upstreamTarget(input.model, kind, stream, input.upstream)
+  return { kind, stream: kind === 'generate' && input.decoded.value.stream === true }
+}
+
+/** Builds the body text for the upstream. Returns the encoder's warnings (not yet reported). */
+export async function buildUpstreamBody(
+  input: UpstreamRequestInput,
+): Promise<{ body: string; warnings: ir.Warning[] }> {
   if (input.from === input.to) {
     const body =
       typeof input.body === 'object' && input.body !== null && 'model' in input.body
         ? { ...(input.body as Record<string, unknown>), model: input.model }
         : input.body
-    return { url, headers, body: JSON.stringify(body), warnings: [] }
+    return { body: JSON.stringify(body), warnings: [] }
   }
   const request = input.decoded.value
   request.model = input.model
   // A chat-completions upstream reports stream usage only when asked; the client's format needs it.
-  if (input.to === 'chat-completions' && stream) request.streamIncludeUsage = true
+  if (input.to === 'chat-completions' && upstreamKind(input).stream) request.streamIncludeUsage = true
   if (input.to === 'content-generation' && input.fetchMedia) await inlineMedia(request, input.fetchMedia)
   const encodeOptions = input.defaultMaxTokens === undefined ? {} : { defaultMaxTokens: input.defaultMaxTokens }
-  const encoded = target.encodeRequest(request, encodeOptions)
-  return { url, headers, body: JSON.stringify(encoded.value), warnings: encoded.warnings }
+  const encoded = getFormat(input.to).encodeRequest(request, encodeOptions)
+  return { body: JSON.stringify(encoded.value), warnings: encoded.warnings }
+}
+
+/** Builds the URL, headers and body text for the upstream. Returns the encoder's warnings (not yet reported). */
+export async function buildUpstreamRequest(
+  input: UpstreamRequestInput,
+): Promise<{ url: string; headers: Headers; body: string; warnings: ir.Warning[] }> {
+  const { kind, stream } = upstreamKind(input)
+  const { url, headers } = getFormat(input.to).upstreamTarget(input.model, kind, stream, input.upstream)
+  return { url, headers, ...(await buildUpstreamBody(input)) }
 }
 
 /**

@@ -10,7 +10,6 @@ import type { AddressInfo } from 'node:net'
 import { createGateway } from '../gateway/create-gateway.js'
 import { toNodeListener } from '../node.js'
 import { loadCliConfig } from './cli-config.js'
-import { createNodeFetch } from './fetch.js'
 
 const usage = `Usage: interlingua [--host 127.0.0.1] [--port 8787] [--config file.json]
 
@@ -27,8 +26,8 @@ function main(): void {
     return
   }
   const config = loadCliConfig(process.argv.slice(2), process.env)
-  const gateway = createGateway({ fetch: createNodeFetch(), ...config.gateway })
-  const server = createServer(toNodeListener(gateway.fetch))
+  const gateway = createGateway(config.gateway)
+  const server = createServer(toNodeListener(gateway))
   server.keepAliveTimeout = 65_000
   server.on('error', (error) => {
     console.error(`interlingua: ${error.message}`)

@@ -2,7 +2,8 @@
 /**
  * `createNodeFetch()`: the subset of `fetch` the gateway uses (string/URL input, method, headers, a string or byte
  * body, `signal`, `redirect`), over `node:http`/`node:https` with keep-alive agents. Node 20's global `fetch` (undici)
- * costs far more per request at the tail; inject this one with `createGateway({ fetch: createNodeFetch() })`.
+ * costs far more per request at the tail. `toNodeListener(gateway)` already reaches upstreams over `node:http` (see
+ * `createNodeTransport`); this `fetch` is for code that needs a `fetch` function, e.g. `createGateway({ fetch })` elsewhere.
  * The response body is a web `ReadableStream` that pulls from the socket (backpressure) and errors when the signal
  * aborts. Anything outside the subset (a `Request` input, a stream or form body) falls back to `globalThis.fetch`.
  *

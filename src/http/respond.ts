@@ -1,0 +1,325 @@
+/**
+ * The gateway's answers as exchange results (status, a plain header record, a body that is a string or a chunk
+ * source): an upstream answer of format A → what a client of format B expects. `translateResponse` (the Web API) and
+ * the gateway both run on this; only the edges build `Response` objects.
+ */
+import { reportWarnings } from '../convert.js'
+import type { Format } from '../formats/format.js'
+import type { ChunkSource, ExchangeResult } from '../gateway/exchange.js'
+import type { UpstreamAnswer } from '../gateway/upstream.js'
+import type * as ir from '../ir/index.js'
+import { maskSecrets } from '../shared/mask.js'
+import { createSnapshot, finalizeSnapshot, foldEvent } from '../stream/accumulate.js'
+import { responseToEvents } from '../stream/from-response.js'
+import { SSE_HEADERS } from '../stream/sse-encode.js'
+import { chainSteps, type StreamStep } from '../stream/step.js'
+import {
+  type ClientEncodeOptions,
+  clientTextStep,
+  type EventHooks,
+  type EventPuller,
+  listPuller,
+  ssePuller,
+  TapStep,
+} from './event-source.js'
+
+export type Headers_ = Record<string, string>
+
+export interface RespondOptions extends ClientEncodeOptions, EventHooks {
+  /** The client asked for a stream (else the answer is JSON). */
+  stream?: boolean | undefined
+  onWarning?: ((warning: ir.Warning) => void) | undefined
+  /**
+   * Secrets (the upstream's key) masked wherever an upstream error message echoes them; `sk-…`/`AIza…`-shaped tokens
+   * are always masked. @defaultValue none
+   */
+  secrets?: ReadonlyArray<string | undefined> | undefined
+  /** Same format: upstream headers relayed besides the allow-list (lower-case names). @defaultValue none */
+  relayHeaders?: ReadonlyArray<string> | undefined
+}
+
+/** A JSON body (serialised once). */
+export function jsonResult(value: unknown, headers: Headers_ = {}, status = 200): ExchangeResult {
+  headers['content-type'] = 'application/json'
+  return { status, headers, body: JSON.stringify(value) }
+}
+
+/** An error in the client's format, with `retry-after` when known. */
+export function errorResult(target: Format, info: ir.ErrorInfo, headers: Headers_ = {}): ExchangeResult {
+  const encoded = target.encodeError(info)
+  if (info.retryAfter !== undefined && headers['retry-after'] === undefined)
+    headers['retry-after'] = String(info.retryAfter)
+  return jsonResult(encoded.body, headers, encoded.status)
+}
+
+/**
+ * The allow-list of what a passthrough answer relays besides rate-limit and retry hints: never `set-cookie`, account
+ * ids (`openai-organization`, `anthropic-organization-id`, `openai-project`) or hop-by-hop headers.
+ */
+const passthroughAllowed = new Set(['content-type', 'cache-control', 'openai-processing-ms', 'openai-version'])
+
+/** Headers of the upstream worth keeping (rate-limit and retry hints); passthrough also keeps the body's own headers. */
+export function keptHeaders(
+  answer: Pick<UpstreamAnswer, 'headerEntries'>,
+  passthrough = false,
+  relay: ReadonlyArray<string> = [],
+): Headers_ {
+  const headers: Headers_ = {}
+  for (const [name, value] of answer.headerEntries()) {
+    if (
+      name === 'retry-after' ||
+      name === 'retry-after-ms' ||
+      name.includes('ratelimit') ||
+      name === 'x-should-retry' ||
+      (passthrough && (passthroughAllowed.has(name) || relay.includes(name)))
+    )
+      headers[name] = value
+  }
+  return headers
+}
+
+/** An `{error}` body answered with HTTP 200 (Gemini does this): an error, not an empty success. */
+function isErrorBody(body: unknown): body is { error: Record<string, unknown> } {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return false
+  const record = body as Record<string, unknown>
+  const error = record.error
+  if (typeof error !== 'object' || error === null) return false
+  return !('candidates' in record || 'choices' in record || 'content' in record || 'output' in record)
+}
+
+export function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return text
+  }
+}
+
+const contentEvents = new Set<ir.StreamEvent['type']>(['message-start', 'ping', 'usage'])
+
+/** Encodes pulled events for the client: the events already read first, then one chunk per upstream chunk. */
+function encodedSource(
+  puller: EventPuller,
+  first: ir.StreamEvent[],
+  more: boolean,
+  step: StreamStep<ir.StreamEvent, string>,
+  tap: TapStep,
+): ChunkSource {
+  let events = first
+  let ended = !more
+  let done = false
+  const texts: string[] = []
+  return {
+    async next() {
+      while (!done) {
+        if (events.length === 0 && !ended) ended = !(await puller.pull(events))
+        if (done) return undefined
+        for (const event of events) step.push(event, texts)
+        events = []
+        if (tap.failed && !ended) {
+          ended = true
+          puller.cancel()
+        }
+        if (ended) {
+          step.end(texts)
+          done = true
+        }
+        if (texts.length > 0) {
+          const text = texts.length === 1 ? (texts[0] as string) : texts.join('')
+          texts.length = 0
+          return text
+        }
+      }
+      return undefined
+    },
+    cancel() {
+      if (done) return
+      done = true
+      puller.cancel()
+    },
+  }
+}
+
+/**
+ * Answers from pulled IR events: an HTTP error when the events fail before any content, else the client's stream
+ * (SSE or JSON array), or the accumulated JSON response for a non-streaming client.
+ */
+export async function respondWithEvents(
+  puller: EventPuller,
+  target: Format,
+  options: RespondOptions,
+  headers: Headers_,
+): Promise<ExchangeResult> {
+  const seen: ir.StreamEvent[] = []
+  let more = true
+  let scanned = 0
+  peek: while (more) {
+    more = await puller.pull(seen)
+    for (; scanned < seen.length; scanned++) {
+      const event = seen[scanned] as ir.StreamEvent
+      if (event.type === 'error') {
+        puller.cancel()
+        event.error.message = maskSecrets(event.error.message, options.secrets)
+        options.onError?.(event.error)
+        return errorResult(target, event.error, headers)
+      }
+      if (!contentEvents.has(event.type)) break peek
+    }
+  }
+  const tap = new TapStep(options)
+  if (options.stream === false) {
+    const snapshot = createSnapshot()
+    const tapped: ir.StreamEvent[] = []
+    let response: ir.Response
+    try {
+      for (let events = seen; ; events = []) {
+        for (const event of events) tap.push(event, tapped)
+        for (const event of tapped) foldEvent(snapshot, event)
+        tapped.length = 0
+        if (!more) break
+        more = await puller.pull(events)
+      }
+      response = finalizeSnapshot(snapshot)
+    } catch (error) {
+      puller.cancel()
+      const info: ir.ErrorInfo =
+        typeof error === 'object' && error !== null && 'toErrorInfo' in error && typeof error.toErrorInfo === 'function'
+          ? (error.toErrorInfo() as ir.ErrorInfo)
+          : { code: 'upstream', status: 502, message: 'The upstream stream failed before it finished' }
+      options.onError?.(info)
+      return errorResult(target, info, headers)
+    }
+    return respondWithResponse(response, target, { ...options, onUsage: undefined, onAssistant: undefined }, headers)
+  }
+  const step = chainSteps(tap, clientTextStep(target, options))
+  Object.assign(headers, options.streamJsonArray ? { 'content-type': 'application/json' } : SSE_HEADERS)
+  return { status: 200, headers, body: encodedSource(puller, seen, more, step, tap) }
+}
+
+/** Answers from an IR response: JSON, or replayed as a stream when the client asked for one. */
+export function respondWithResponse(
+  response: ir.Response,
+  target: Format,
+  options: RespondOptions,
+  headers: Headers_,
+  warnings: ir.Warning[] = [],
+): ExchangeResult | Promise<ExchangeResult> {
+  if (options.model !== undefined) response.model = options.model
+  if (options.stream) {
+    reportWarnings(warnings, { strict: false, onWarning: options.onWarning, to: target.id })
+    return respondWithEvents(listPuller(responseToEvents(response)), target, options, headers)
+  }
+  if (response.usage) options.onUsage?.(response.usage)
+  options.onAssistant?.(response.content)
+  const encoded = target.encodeResponse(response, options.request ? { request: options.request } : {})
+  reportWarnings([...warnings, ...encoded.warnings], { strict: false, onWarning: options.onWarning, to: target.id })
+  return jsonResult(encoded.value, headers)
+}
+
+/** An upstream error (HTTP, or an `{error}` body with 200) → the client's format, status and retry hints kept, keys masked. */
+function translateError(
+  answer: UpstreamAnswer,
+  body: unknown,
+  status: number,
+  source: Format,
+  target: Format,
+  options: RespondOptions,
+): ExchangeResult {
+  const info = source.decodeError(status, body)
+  info.message = maskSecrets(info.message, options.secrets)
+  const retryAfter = Number(answer.header('retry-after'))
+  if (info.retryAfter === undefined && Number.isFinite(retryAfter) && retryAfter >= 0) info.retryAfter = retryAfter
+  options.onError?.(info)
+  const encoded = target.encodeError(info)
+  return jsonResult(encoded.body, keptHeaders(answer), encoded.status)
+}
+
+/** An upstream answer of another format → the client's (error, SSE or JSON, whichever the upstream sent). */
+export async function translateAnswer(
+  answer: UpstreamAnswer,
+  source: Format,
+  target: Format,
+  options: RespondOptions,
+): Promise<ExchangeResult> {
+  if (answer.status < 200 || answer.status > 299) {
+    return translateError(answer, parseJson(await answer.text()), answer.status, source, target, options)
+  }
+  const headers = keptHeaders(answer)
+  const sse = (answer.header('content-type') ?? '').includes('text/event-stream')
+  const stream = options.stream ?? sse
+  if (sse) return respondWithEvents(ssePuller(answer, source), target, { ...options, stream }, headers)
+  const body = parseJson(await answer.text())
+  if (isErrorBody(body)) {
+    const code = body.error.code
+    const status = typeof code === 'number' && code >= 400 && code <= 599 ? code : 502
+    return translateError(answer, body, status, source, target, options)
+  }
+  let decoded: ReturnType<Format['decodeResponse']>
+  try {
+    decoded = source.decodeResponse(body)
+  } catch (error) {
+    const detail = error instanceof Error ? `: ${error.message.slice(0, 200)}` : ''
+    const info: ir.ErrorInfo = {
+      code: 'upstream',
+      status: 502,
+      message: `The upstream's ${source.id} response is invalid${detail}`,
+    }
+    options.onError?.(info)
+    return errorResult(target, info, headers)
+  }
+  return respondWithResponse(decoded.value, target, { ...options, stream }, headers, decoded.warnings)
+}
+
+/** The upstream's bytes as they come; a failure writes `failure()` (the format's in-stream error frame), then ends. */
+export function bytesSource(answer: UpstreamAnswer, failure: () => string | Uint8Array | undefined): ChunkSource {
+  let done = false
+  return {
+    async next() {
+      if (done) return undefined
+      try {
+        const chunk = await answer.next()
+        if (chunk === undefined) done = true
+        return chunk
+      } catch {
+        if (done) return undefined
+        done = true
+        answer.close()
+        return failure()
+      }
+    },
+    cancel() {
+      done = true
+      answer.close()
+    },
+  }
+}
+
+/**
+ * Same format: the upstream's answer untouched (policy 1), with allow-listed headers. A stream is forwarded chunk by
+ * chunk; a JSON body is read whole (it is one document) and sent as is; an error body has key-shaped text masked.
+ */
+export async function passthroughAnswer(
+  answer: UpstreamAnswer,
+  stream: boolean,
+  options: Pick<RespondOptions, 'secrets' | 'relayHeaders'>,
+  failure: () => string | Uint8Array | undefined,
+): Promise<ExchangeResult> {
+  const headers = keptHeaders(answer, true, options.relayHeaders)
+  const ok = answer.status >= 200 && answer.status < 300
+  if (stream && ok) return { status: answer.status, headers, body: bytesSource(answer, failure) }
+  const text = await answer.text()
+  return { status: answer.status, headers, body: ok ? text : maskSecrets(text, options.secrets) }
+}
+
+/** The in-stream error frame bytes of a format (used after passthrough bytes, where no encoder runs). */
+export function inStreamErrorText(format: Format, error: ir.ErrorInfo): string {
+  if (format.encodeStreamError) {
+    const frames = format.encodeStreamError(error)
+    return frames
+      .map((frame) => `${frame.event ? `event: ${frame.event}\n` : ''}data: ${frame.data ?? ''}\n\n`)
+      .join('')
+  }
+  const body = JSON.stringify(format.encodeError(error).body)
+  const text = format.id === 'messages' ? `event: error\ndata: ${body}\n\n` : `data: ${body}\n\n`
+  return text
+}

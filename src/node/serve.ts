@@ -1,0 +1,169 @@
+/// <reference types="node" />
+/**
+ * The Node fast path: a gateway's exchange driven straight from `IncomingMessage` to `ServerResponse` — no `Request`,
+ * `Response`, `Headers` or web stream per request. This is the one place where bytes for a Node client are written:
+ * one `res.write` per chunk the core produced (frames ready together arrive coalesced), waiting for `drain` when the
+ * socket is full, and the client going away cancels the body (which aborts the upstream).
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import {
+  type ChunkSource,
+  type ExchangeHandler,
+  type ExchangeRequest,
+  type ExchangeResult,
+  type ExchangeRuntime,
+  isChunkSource,
+} from '../gateway/exchange.js'
+
+function headerOf(req: IncomingMessage, name: string): string | null {
+  const value = req.headers[name]
+  return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value
+}
+
+function readText(req: IncomingMessage, maxBytes: number): Promise<string | undefined> {
+  const declared = Number(req.headers['content-length'] ?? Number.NaN)
+  if (declared > maxBytes) {
+    req.resume()
+    return Promise.resolve(undefined)
+  }
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    const onData = (chunk: Buffer) => {
+      size += chunk.length
+      if (size > maxBytes) {
+        req.off('data', onData)
+        req.resume()
+        resolve(undefined)
+        return
+      }
+      chunks.push(chunk)
+    }
+    req.on('data', onData)
+    req.on('end', () => {
+      if (size > maxBytes) return
+      resolve((chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)).toString('utf8'))
+    })
+    req.on('error', reject)
+  })
+}
+
+/** A Web `Request` with the incoming headers and URL (no body: hooks that take one read headers). */
+function webRequestOf(req: IncomingMessage): Request {
+  const headers = new Headers()
+  const raw = req.rawHeaders
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i] as string
+    if (name.charCodeAt(0) !== 58 /* ':' HTTP/2 pseudo-header */) headers.append(name, raw[i + 1] as string)
+  }
+  return new Request(`http://${req.headers.host ?? '127.0.0.1'}${req.url ?? '/'}`, {
+    method: req.method ?? 'GET',
+    headers,
+  })
+}
+
+/** An `IncomingMessage` as an exchange request. */
+export function exchangeOfMessage(req: IncomingMessage, res: ServerResponse): ExchangeRequest {
+  const url = req.url ?? '/'
+  const queryAt = url.indexOf('?')
+  let web: Request | undefined
+  return {
+    method: req.method ?? 'GET',
+    path: queryAt < 0 ? url : url.slice(0, queryAt),
+    query: queryAt < 0 ? '' : url.slice(queryAt + 1),
+    header: (name) => headerOf(req, name),
+    text: (maxBytes) => readText(req, maxBytes),
+    onClose(listener) {
+      const onClose = () => {
+        if (!res.writableFinished) listener()
+      }
+      res.once('close', onClose)
+      return () => res.off('close', onClose)
+    },
+    toRequest: () => {
+      web ??= webRequestOf(req)
+      return web
+    },
+  }
+}
+
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done)
+      res.off('close', done)
+      resolve()
+    }
+    res.on('drain', done)
+    res.on('close', done)
+  })
+}
+
+async function pump(source: ChunkSource, res: ServerResponse): Promise<void> {
+  const onClose = () => {
+    if (!res.writableFinished) source.cancel()
+  }
+  res.on('close', onClose)
+  const flush = (res as unknown as { flush?: () => void }).flush
+  try {
+    for (;;) {
+      const chunk = await source.next()
+      if (chunk === undefined) break
+      if (res.destroyed) {
+        source.cancel()
+        return
+      }
+      // Backpressure: wait until the socket drains (or closes).
+      if (!res.write(chunk)) await drained(res)
+      // Flush compression or other buffering middleware when present (Express + compression).
+      flush?.call(res)
+    }
+    if (!res.destroyed) res.end()
+  } finally {
+    res.off('close', onClose)
+  }
+}
+
+/** Writes an exchange result: a string or bytes in one `end` (with its length), a chunk source chunk by chunk. */
+export function writeResult(result: ExchangeResult, res: ServerResponse): Promise<void> | undefined {
+  const body = result.body
+  const headers = result.headers
+  if (body === null) {
+    res.writeHead(result.status, headers)
+    res.end()
+    return undefined
+  }
+  if (!isChunkSource(body)) {
+    headers['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength)
+    res.writeHead(result.status, headers)
+    res.end(body)
+    return undefined
+  }
+  res.writeHead(result.status, headers)
+  return pump(body, res)
+}
+
+export interface ServeOptions {
+  onError: (error: unknown) => void
+  runtime: ExchangeRuntime
+}
+
+/** The listener for a gateway's exchange handler. */
+export function serveExchange(
+  handler: ExchangeHandler,
+  options: ServeOptions,
+): (req: IncomingMessage, res: ServerResponse) => void {
+  const fail = (res: ServerResponse, error: unknown) => {
+    options.onError(error)
+    if (!res.headersSent) {
+      res.writeHead(500, { 'content-type': 'application/json' })
+      res.end(JSON.stringify({ error: { message: 'Internal error' } }))
+    } else res.destroy()
+  }
+  return (req, res) => {
+    handler(exchangeOfMessage(req, res), options.runtime).then(
+      (result) => writeResult(result, res)?.catch((error: unknown) => fail(res, error)),
+      (error: unknown) => fail(res, error),
+    )
+  }
+}
