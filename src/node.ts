@@ -194,3 +194,4 @@ export function toNodeListener(
 export { type CliConfig, loadCliConfig } from './node/cli-config.js'
 export { createNodeFetch, type NodeFetchOptions } from './node/fetch.js'
 export { createNodeTransport, type NodeTransportOptions } from './node/upstream.js'
+export { createNodeMediaFetch, type NodeMediaFetchOptions } from './node/media-fetch.js'

@@ -2,15 +2,36 @@
  * Media fetching (policy 8): an http(s) image URL sent to a format that needs inline bytes (content-generation) is
  * fetched only through this fetcher, with a size limit, a timeout and a host allow-list; `localhost`, loopback,
  * private, link-local and unspecified addresses are refused unless `allowPrivate` (literal IPs and `localhost` are
- * checked; a public name that resolves to a private address is not, since Web-standard runtimes cannot resolve DNS).
+ * checked here; a public name that resolves to a private address is refused on Node by `createNodeMediaFetch`, whose
+ * lookup hook checks the address each connection goes to — Web-standard runtimes cannot resolve DNS).
  * Redirects are followed by hand (at most 3), each hop checked the same way.
  */
 import { invalidRequest } from '../errors.js'
 import type * as ir from '../ir/index.js'
+import { type MediaBudget, readBase64Limited } from './media-body.js'
 import type { MediaOptions } from './options.js'
 
-/** Fetches `url` and returns its bytes as base64; throws `InterlinguaError('invalid-request')` naming `path`. */
-export type MediaFetcher = (url: string, path: string) => Promise<{ mediaType: string; data: string }>
+/** The per-request limits `inlineMedia` applies. */
+export interface MediaLimits {
+  /** Media URLs fetched per request; more → 400. */
+  maxCount: number
+  /** Bytes fetched per request, all media together; more → 400. */
+  maxTotalBytes: number
+  /** Fetches in flight at once per request. */
+  concurrency: number
+}
+
+/**
+ * Fetches `url` and returns its bytes as base64; throws `InterlinguaError('invalid-request')` naming `path`. `budget`
+ * is what the request may still fetch (charged as bytes arrive). `limits` (set by `createMediaFetcher`) are the
+ * per-request limits `inlineMedia` applies; a fetcher without them gets the defaults.
+ */
+export interface MediaFetcher {
+  (url: string, path: string, budget?: MediaBudget): Promise<{ mediaType: string; data: string }>
+  limits?: MediaLimits
+}
+
+const defaultLimits: MediaLimits = { maxCount: 32, maxTotalBytes: 20 * 1024 * 1024, concurrency: 4 }
 
 function ipv4Private(host: string): boolean | undefined {
   const match = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(host)
@@ -67,35 +88,6 @@ function aborted(signal: AbortSignal): Promise<never> {
   })
 }
 
-function toBase64(bytes: Uint8Array): string {
-  let binary = ''
-  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000))
-  return btoa(binary)
-}
-
-async function readLimited(body: ReadableStream<Uint8Array>, maxBytes: number, path: string): Promise<Uint8Array> {
-  const reader = body.getReader()
-  const chunks: Uint8Array[] = []
-  let size = 0
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) break
-    size += value.length
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => {})
-      invalidRequest(path, `media is larger than the limit of ${maxBytes} bytes`)
-    }
-    chunks.push(value)
-  }
-  const out = new Uint8Array(size)
-  let offset = 0
-  for (const chunk of chunks) {
-    out.set(chunk, offset)
-    offset += chunk.length
-  }
-  return out
-}
-
 /** A media fetcher with the gateway's limits. */
 export function createMediaFetcher(
   options: MediaOptions = {},
@@ -104,7 +96,7 @@ export function createMediaFetcher(
   const doFetch = options.fetch ?? defaultFetch
   const maxBytes = options.maxBytes ?? 10 * 1024 * 1024
   const timeoutMs = options.timeoutMs ?? 10_000
-  return async (url, path) => {
+  const fetcher: MediaFetcher = async (url, path, budget) => {
     const signal = AbortSignal.timeout(timeoutMs)
     let current = url
     for (let hop = 0; hop < 4; hop++) {
@@ -124,8 +116,13 @@ export function createMediaFetcher(
       let response: Response
       try {
         response = await Promise.race([doFetch(parsed.href, { redirect: 'manual', signal }), aborted(signal)])
-      } catch {
-        invalidRequest(path, signal.aborted ? 'media fetch timed out' : `media fetch failed for ${parsed.hostname}`)
+      } catch (error) {
+        if (signal.aborted) invalidRequest(path, 'media fetch timed out')
+        // `createNodeMediaFetch` (Node) refuses a name that resolves to a private address at connect time.
+        const cause = (error as { cause?: { code?: unknown } } | undefined)?.cause
+        if (cause?.code === 'ERR_INTERLINGUA_PRIVATE_ADDRESS')
+          invalidRequest(path, `media URL refused: ${parsed.hostname} resolves to a private or loopback address`)
+        invalidRequest(path, `media fetch failed for ${parsed.hostname}`)
       }
       const location = response.headers.get('location')
       if (response.status >= 300 && response.status < 400 && location) {
@@ -142,42 +139,76 @@ export function createMediaFetcher(
         await response.body.cancel().catch(() => {})
         invalidRequest(path, `media is larger than the limit of ${maxBytes} bytes`)
       }
-      let bytes: Uint8Array
+      let data: string
       try {
-        bytes = await readLimited(response.body, maxBytes, path)
+        data = await readBase64Limited(response.body, maxBytes, path, budget)
       } catch (error) {
         if (signal.aborted) invalidRequest(path, 'media fetch timed out')
         throw error
       }
       const mediaType = (response.headers.get('content-type') ?? 'application/octet-stream').split(';')[0]?.trim()
-      return { mediaType: mediaType || 'application/octet-stream', data: toBase64(bytes) }
+      return { mediaType: mediaType || 'application/octet-stream', data }
     }
     invalidRequest(path, 'media URL redirected too many times')
   }
+  fetcher.limits = {
+    maxCount: options.maxCount ?? defaultLimits.maxCount,
+    maxTotalBytes: options.maxTotalBytes ?? defaultLimits.maxTotalBytes,
+    concurrency: Math.max(1, options.concurrency ?? defaultLimits.concurrency),
+  }
+  return fetcher
 }
 
 type MediaPart = ir.ImagePart | ir.DocumentPart | ir.AudioPart
 
-async function inlinePart(part: MediaPart, path: string, fetcher: MediaFetcher): Promise<void> {
-  if (part.source.type !== 'url' || part.source.url.startsWith('data:')) return
-  const fetched = await fetcher(part.source.url, path)
+async function inlinePart(part: MediaPart, path: string, fetcher: MediaFetcher, budget: MediaBudget): Promise<void> {
+  if (part.source.type !== 'url') return
+  const fetched = await fetcher(part.source.url, path, budget)
   part.source = { type: 'base64', mediaType: part.source.mediaType ?? fetched.mediaType, data: fetched.data }
 }
 
-/** Replaces every `{type:'url'}` media source in the request by inline base64 (in place). */
+function needsFetch(part: ir.Part | ir.ToolResultContent): part is MediaPart {
+  return (
+    (part.type === 'image' || part.type === 'document' || part.type === 'audio') &&
+    part.source.type === 'url' &&
+    !part.source.url.startsWith('data:')
+  )
+}
+
+/**
+ * Replaces every `{type:'url'}` media source in the request by inline base64 (in place), within the fetcher's
+ * per-request limits: at most `maxCount` URLs (else 400 naming the first one over), `concurrency` fetches at a time,
+ * `maxTotalBytes` in all.
+ */
 export async function inlineMedia(request: ir.Request, fetcher: MediaFetcher): Promise<void> {
-  const jobs: Promise<void>[] = []
+  const limits = fetcher.limits ?? defaultLimits
+  const jobs: Array<{ part: MediaPart; path: string }> = []
   request.messages.forEach((message, i) => {
     message.content.forEach((part, j) => {
       const path = `messages[${i}].content[${j}]`
-      if (part.type === 'image' || part.type === 'document' || part.type === 'audio')
-        jobs.push(inlinePart(part, path, fetcher))
+      if (needsFetch(part)) jobs.push({ part, path })
       else if (part.type === 'tool-result') {
         part.content.forEach((inner, k) => {
-          if (inner.type !== 'text') jobs.push(inlinePart(inner, `${path}.content[${k}]`, fetcher))
+          if (needsFetch(inner)) jobs.push({ part: inner, path: `${path}.content[${k}]` })
         })
       }
     })
   })
-  await Promise.all(jobs)
+  const over = jobs[limits.maxCount]
+  if (over) invalidRequest(over.path, `at most ${limits.maxCount} media URLs are fetched per request`)
+  const budget: MediaBudget = { remaining: limits.maxTotalBytes, limit: limits.maxTotalBytes }
+  let next = 0
+  let failed = false
+  const worker = async () => {
+    while (!failed && next < jobs.length) {
+      const job = jobs[next++] as (typeof jobs)[number]
+      try {
+        await inlinePart(job.part, job.path, fetcher, budget)
+      } catch (error) {
+        failed = true
+        throw error
+      }
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(limits.concurrency, jobs.length) }, worker))
 }

@@ -47,6 +47,12 @@ export interface MediaOptions {
   allowHosts?: string[]
   /** Allow `localhost`, loopback, private and link-local addresses. @defaultValue false */
   allowPrivate?: boolean
+  /** Media URLs fetched per request; more → 400 naming the first one over. @defaultValue 32 */
+  maxCount?: number
+  /** Bytes fetched per request, all media together (Gemini's inline-request limit); more → 400. @defaultValue 20 MiB */
+  maxTotalBytes?: number
+  /** Media fetches in flight at once per request. @defaultValue 4 */
+  concurrency?: number
 }
 
 /** What `onRequest` receives. Never contains keys. */
