@@ -17,6 +17,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { type ExchangeHandler, type ExchangeRuntime, exchangeHandler } from './gateway/exchange.js'
+import { createNodeMediaFetch } from './node/media-fetch.js'
 import { serveExchange } from './node/serve.js'
 import { createNodeTransport } from './node/upstream.js'
 
@@ -156,7 +157,7 @@ export function toNodeListener(
   const onError = options.onError ?? ((error: unknown) => console.error('[interlingua]', error))
   const exchange = exchangeOf(target)
   if (exchange) {
-    nodeRuntime ??= { transport: createNodeTransport() }
+    nodeRuntime ??= { transport: createNodeTransport(), mediaFetch: createNodeMediaFetch() }
     return serveExchange(exchange, { onError, runtime: nodeRuntime })
   }
   const handler: FetchHandler = typeof target === 'function' ? target : (request) => target.fetch(request)
@@ -193,5 +194,5 @@ export function toNodeListener(
 
 export { type CliConfig, loadCliConfig } from './node/cli-config.js'
 export { createNodeFetch, type NodeFetchOptions } from './node/fetch.js'
-export { createNodeTransport, type NodeTransportOptions } from './node/upstream.js'
 export { createNodeMediaFetch, type NodeMediaFetchOptions } from './node/media-fetch.js'
+export { createNodeTransport, type NodeTransportOptions } from './node/upstream.js'

@@ -40,7 +40,7 @@ import {
   routeRequestOf,
 } from './exchange.js'
 import { type ForwardInput, forward } from './forward.js'
-import { createMediaFetcher } from './media.js'
+import { createMediaFetcher, type MediaFetcher } from './media.js'
 import { createMockModel } from './mock-model.js'
 import type { GatewayContext, GatewayOptions, GatewayRequestEvent, GatewayResponseEvent } from './options.js'
 import { createReasoningStore } from './reasoning-store.js'
@@ -79,6 +79,8 @@ export interface Exchange {
   started: number
   /** How upstreams are reached for this request. */
   transport: UpstreamTransport
+  /** How media URLs are fetched for this request. */
+  fetchMedia: MediaFetcher
   usage?: ir.Usage
   error?: ir.ErrorCode
 }
@@ -124,6 +126,14 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
   const doFetch: typeof fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init))
   const defaultTransport = fetchTransport(doFetch)
   const fetchMedia = createMediaFetcher(options.media, doFetch)
+  const ownMediaFetch = options.fetch !== undefined || options.media?.fetch !== undefined || options.media?.allowPrivate
+  let runtimeMedia: MediaFetcher | undefined
+  /** The runtime's media fetch (Node: DNS-checked) unless the options choose one. */
+  const mediaFetcherFor = (runtime: ExchangeRuntime | undefined): MediaFetcher => {
+    if (ownMediaFetch || !runtime?.mediaFetch) return fetchMedia
+    runtimeMedia ??= createMediaFetcher(options.media, runtime.mediaFetch)
+    return runtimeMedia
+  }
   const mock = createMockModel()
   const reasoningStore = options.reasoningStore === false ? undefined : createReasoningStore(options.reasoningStore)
   const responseStore = options.responseStore
@@ -262,7 +272,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
       if (event.stream) return respondWithEvents(listPuller(mock.events(request)), format, respond, exchange.headers)
       return respondWithResponse(mock.generate(request), format, respond, exchange.headers)
     }
-    const input: ForwardInput = { body, decoded, resolved, onWarning, options, fetchMedia }
+    const input: ForwardInput = { body, decoded, resolved, onWarning, options, fetchMedia: exchange.fetchMedia }
     if (reasoningStore) {
       // Scoped by the client's key (hashed), so one caller's reasoning is never put on another's turn.
       input.reasoning = { store: reasoningStore, scope: scopeOf(extractKey(exchange.request) ?? '') }
@@ -304,6 +314,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
       warnings: [],
       started: Date.now(),
       transport: options.fetch === undefined && runtime?.transport ? runtime.transport : defaultTransport,
+      fetchMedia: mediaFetcherFor(runtime),
     }
     if (route.model !== undefined) exchange.event.model = route.model
     try {

@@ -42,6 +42,11 @@ export interface ExchangeResult {
 export interface ExchangeRuntime {
   /** The upstream transport when the gateway has no `fetch` option (the Node adapter passes `node:http`'s). */
   transport?: UpstreamTransport
+  /**
+   * The fetch for media when neither `media.fetch` nor `fetch` is configured and `media.allowPrivate` is off (the Node
+   * adapter passes `createNodeMediaFetch()`, which checks the address each name resolves to).
+   */
+  mediaFetch?: typeof fetch
 }
 
 /** The symbol under which a gateway exposes its exchange handler to the Node adapter. */

@@ -3,11 +3,14 @@
  * resolver, as `/etc/hosts` or DNS would) is refused at connect time — the local server never sees the request — while
  * the same fetch reaches it when the check is off. End to end through the gateway: a native 400 naming the path.
  */
+import { lookup } from 'node:dns/promises'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo, LookupFunction } from 'node:net'
+import { hostname } from 'node:os'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createGateway } from '../gateway/create-gateway.js'
-import { createMediaFetcher } from '../gateway/media.js'
+import { createMediaFetcher, isPrivateHost } from '../gateway/media.js'
+import { toNodeListener } from '../node.js'
 import { createNodeMediaFetch, guardedLookup } from './media-fetch.js'
 
 let server: Server
@@ -108,3 +111,51 @@ describe('createNodeMediaFetch', () => {
     expect(upstreamCalls).toEqual([])
   })
 })
+
+// This machine's own name resolves (through /etc/hosts) to a loopback or private address on CI containers and VMs.
+const ownName = hostname()
+const ownNameIsPrivate = await lookup(ownName).then(
+  ({ address }) => isPrivateHost(address),
+  () => false,
+)
+
+describe.skipIf(!ownNameIsPrivate)(
+  'the Node adapter (toNodeListener(gateway)) checks resolved media addresses by default',
+  () => {
+    it(`refuses http://${ownName}/… (a name resolving to a private address) with a native 400; nothing fetched`, async () => {
+      const gateway = createGateway({
+        upstreams: { gemini: { format: 'content-generation', baseURL: `http://127.0.0.1:${port}`, apiKey: 'k' } },
+      })
+      const front = createServer(toNodeListener(gateway))
+      await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve))
+      const frontPort = (front.address() as AddressInfo).port
+      const before = hits
+      try {
+        const body = {
+          model: 'gemini-model',
+          messages: [
+            {
+              role: 'user',
+              content: [
+                { type: 'text', text: 'look' },
+                { type: 'image_url', image_url: { url: `http://${ownName}:${port}/cat.png` } },
+              ],
+            },
+          ],
+        }
+        const response = await fetch(`http://127.0.0.1:${frontPort}/v1/chat/completions`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        })
+        expect(response.status).toBe(400)
+        const error = (await response.json()).error
+        expect(error.param).toBe('messages[0].content[1]')
+        expect(error.message).toContain(`${ownName} resolves to a private or loopback address`)
+        expect(hits).toBe(before)
+      } finally {
+        await new Promise((resolve) => front.close(resolve))
+      }
+    })
+  },
+)
