@@ -21,6 +21,7 @@ import type * as ir from '../ir/index.js'
 import type { Exchange } from './create-gateway.js'
 import { errorInfo } from './errors.js'
 import { type ExchangeResult, isChunkSource, observe } from './exchange.js'
+import { withIdleTimeout } from './idle.js'
 import type { MediaFetcher } from './media.js'
 import type { GatewayOptions, UpstreamOptions } from './options.js'
 import type { ReasoningStore } from './reasoning-store.js'
@@ -40,6 +41,12 @@ export interface ForwardInput {
 
 const defaultTimeoutMs = 600_000
 const streamFailure = upstreamStreamError().error
+const defaultIdleTimeoutMs = 300_000
+
+function idleFailure(name: string, options: GatewayOptions): ir.ErrorInfo {
+  const ms = options.idleTimeoutMs ?? defaultIdleTimeoutMs
+  return errorInfo('timeout', `The upstream "${name}" sent nothing for ${ms} ms`)
+}
 
 interface Target {
   url: string
@@ -134,12 +141,17 @@ export async function forward(exchange: Exchange, input: ForwardInput): Promise<
   }
 
   const stream = route.kind === 'generate' && event.stream === true
+  // A stream is bounded by the idle timeout between upstream chunks (the total timeout stops at its start).
+  const watched = stream
+    ? withIdleTimeout(answer, options.idleTimeoutMs ?? defaultIdleTimeoutMs, resolved.name, () => cancel(handle))
+    : undefined
+  if (watched) answer = watched
   let result: ExchangeResult
   try {
     if (sameFormat) {
       result = await passthroughAnswer(answer, stream, relay, () => {
-        exchange.error = 'upstream'
-        return inStreamErrorText(format, streamFailure)
+        exchange.error = watched?.timedOut ? 'timeout' : 'upstream'
+        return inStreamErrorText(format, watched?.timedOut ? idleFailure(resolved.name, options) : streamFailure)
       })
       Object.assign(result.headers, exchange.headers)
       exchange.headers = result.headers

@@ -104,6 +104,11 @@ export interface GatewayOptions {
   fetch?: typeof fetch
   /** Time allowed for an upstream to answer (headers, and the body of a non-streaming answer) → 504. @defaultValue 600000 */
   timeoutMs?: number
+  /**
+   * Longest wait between two chunks of a streamed upstream answer, before the first one too → the client format's
+   * in-stream timeout error (504 when nothing was sent yet). @defaultValue 300000
+   */
+  idleTimeoutMs?: number
   /** Largest request body accepted → 413. @defaultValue 32 MiB */
   maxBodyBytes?: number
   /** `max_tokens` sent to messages upstreams when the client gave none. @defaultValue 4096 */

@@ -2,6 +2,8 @@
  * IR events pulled chunk by chunk, and their encoding for the client, as push steps: the gateway's stream machinery
  * with no `TransformStream` and no promise per event (one `await` per upstream chunk).
  */
+
+import { InterlinguaError } from '../errors.js'
 import type { EncodeStreamOptions, Format, SseFrame } from '../formats/format.js'
 import type { UpstreamAnswer } from '../gateway/upstream.js'
 import type * as ir from '../ir/index.js'
@@ -39,8 +41,11 @@ export function ssePuller(answer: UpstreamAnswer, format: Pick<Format, 'decodeSt
         }
         step.push(chunk, out)
         return true
-      } catch {
-        out.push(upstreamStreamError())
+      } catch (error) {
+        // A timeout (the gateway's idle timeout) keeps its code; any other failure is the upstream's.
+        out.push(
+          InterlinguaError.isInstance(error) ? { type: 'error', error: error.toErrorInfo() } : upstreamStreamError(),
+        )
         answer.close()
         return false
       }
