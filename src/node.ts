@@ -16,7 +16,10 @@
  * createServer(toNodeListener(createGateway())).listen(8787, '127.0.0.1')
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import { getFormat } from './formats/index.js'
+import { errorInfo } from './gateway/errors.js'
 import { type ExchangeHandler, type ExchangeRuntime, exchangeHandler } from './gateway/exchange.js'
+import { guessClientFormat } from './gateway/routing.js'
 import { createNodeMediaFetch } from './node/media-fetch.js'
 import { serveExchange } from './node/serve.js'
 import { createNodeTransport } from './node/upstream.js'
@@ -171,8 +174,17 @@ export function toNodeListener(
       try {
         const request = await toRequest(req, controller.signal, maxBodyBytes)
         if (!request) {
-          res.writeHead(413, { 'content-type': 'application/json' })
-          res.end(JSON.stringify({ error: { message: `Request body exceeds ${maxBodyBytes} bytes` } }))
+          // In the format the client most likely speaks, like the gateway's own 413.
+          const url = new URL(req.url ?? '/', 'http://localhost')
+          const headers = new Headers()
+          for (const name of ['anthropic-version', 'x-api-key', 'x-goog-api-key']) {
+            const value = req.headers[name]
+            if (typeof value === 'string') headers.set(name, value)
+          }
+          const info = errorInfo('request-too-large', `The request body is larger than ${maxBodyBytes} bytes`)
+          const encoded = getFormat(guessClientFormat(url, headers)).encodeError(info)
+          res.writeHead(encoded.status, { 'content-type': 'application/json' })
+          res.end(JSON.stringify(encoded.body))
           req.resume()
           return
         }
