@@ -239,6 +239,14 @@ export function httpRequest(format: FormatId, model: string, stream: boolean): s
   if (format === 'responses') {
     return JSON.stringify({ model, stream, instructions: system, input: user, max_output_tokens: 512, store: false })
   }
+  if (format === 'content-generation') {
+    // The model and stream flag travel in the path (see bench/gateway.ts).
+    return JSON.stringify({
+      systemInstruction: { parts: [{ text: system }] },
+      contents: [{ role: 'user', parts: [{ text: user }] }],
+      generationConfig: { maxOutputTokens: 512 },
+    })
+  }
   return JSON.stringify({
     model,
     stream,

@@ -17,11 +17,10 @@ export type Mode = 'json' | 'sse'
 
 export const settings = { probeSeconds: 3, cannonSeconds: 4, connections: 50 }
 
-const paths: Record<FormatId, string> = {
-  'chat-completions': '/v1/chat/completions',
-  messages: '/v1/messages',
-  'content-generation': '/v1beta/models/bench:generateContent',
-  responses: '/v1/responses',
+function pathOf(client: FormatId, model: string, mode: Mode): string {
+  if (client === 'content-generation')
+    return `/v1beta/models/${model}:${mode === 'sse' ? 'streamGenerateContent?alt=sse' : 'generateContent'}`
+  return { 'chat-completions': '/v1/chat/completions', messages: '/v1/messages', responses: '/v1/responses' }[client]
 }
 
 export function target(
@@ -36,7 +35,7 @@ export function target(
       ? { 'x-api-key': 'sk-bench-client', 'anthropic-version': '2023-06-01' }
       : { authorization: 'Bearer sk-bench-client' }
   return {
-    url: `http://127.0.0.1:${port}${paths[client]}`,
+    url: `http://127.0.0.1:${port}${pathOf(client, model, mode)}`,
     headers: { 'content-type': 'application/json', ...auth, ...headers },
     body: httpRequest(client, model, mode === 'sse'),
   }
@@ -99,6 +98,10 @@ export async function gatewaySection(upstream: Child, timings: Timings, log: (li
       `direct:msg:${mode}`,
       await time(target(upstream.port, 'messages', 'claude', mode), log, `direct msg ${mode}`),
     )
+    timings.set(
+      `direct:gen:${mode}`,
+      await time(target(upstream.port, 'content-generation', 'gemini', mode), log, `direct gen ${mode}`),
+    )
   }
   const bareStart = async () =>
     startNode('bare proxy', [join(benchDir, 'servers/bare-proxy.mjs')], {
@@ -122,6 +125,8 @@ export async function gatewaySection(upstream: Child, timings: Timings, log: (li
           ['cc→cc', 'chat-completions', 'bench-cc'],
           ['cc→msg', 'chat-completions', 'bench-msg'],
           ['msg→cc', 'messages', 'bench-cc'],
+          ['cc→gen', 'chat-completions', 'bench-gen'],
+          ['gen→msg', 'content-generation', 'bench-msg'],
         ]
         for (const [pair, client, model] of cases) {
           timings.set(
@@ -134,15 +139,21 @@ export async function gatewaySection(upstream: Child, timings: Timings, log: (li
   )
 }
 
-const upstreamOf: Record<string, 'cc' | 'msg'> = { 'cc→cc': 'cc', 'cc→msg': 'msg', 'msg→cc': 'cc' }
+const upstreamOf: Record<string, 'cc' | 'msg' | 'gen'> = {
+  'cc→cc': 'cc',
+  'cc→msg': 'msg',
+  'msg→cc': 'cc',
+  'cc→gen': 'gen',
+  'gen→msg': 'msg',
+}
 
 /** Added latency (ms) of `<who>:<pair>:<mode>` over direct-to-upstream, at one connection. */
-export function added(timings: Timings, key: string, stat: 'p50' | 'p99'): number {
+export function added(timings: Timings, key: string, stat: 'p50' | 'p99' | 'ttft'): number {
   const [, pair = '', mode = ''] = key.split(':')
   const run = timings.get(key)
   const direct = timings.get(`direct:${upstreamOf[pair]}:${mode}`)
   if (!run || !direct) return Number.NaN
-  return run.one[stat] - direct.one[stat]
+  return (run.one[stat] ?? Number.NaN) - (direct.one[stat] ?? Number.NaN)
 }
 
 const ms = (value: number) => `${value >= 0 ? '+' : ''}${value.toFixed(3)} ms`
@@ -167,7 +178,7 @@ export function gatewayRows(timings: Timings): Row[] {
           `(direct ${directCc.many.rps.toFixed(0)}; direct p50 ${directCc.one.p50.toFixed(3)} ms); ratio = req/s vs direct`,
       })
     }
-    for (const pair of ['cc→cc', 'cc→msg', 'msg→cc']) {
+    for (const pair of ['cc→cc', 'cc→msg', 'msg→cc', 'cc→gen', 'gen→msg']) {
       const key = `interlingua:${pair}:${mode}`
       const run = timings.get(key)
       if (!run) continue
@@ -189,12 +200,26 @@ export function gatewayRows(timings: Timings): Row[] {
         detail: `${ms(p99)} vs bare ${ms(bareP99)} (ratio = vs bare)`,
       })
       if (bareRun) {
+        const ratio = run.many.rps / bareRun.many.rps
+        const floor = pair === 'cc→cc' ? 1 / 1.2 : 0.5
         rows.push({
           section: '3 gateway',
           name: `interlingua ${label} ${mode}: req/s @${settings.connections} conns vs bare proxy`,
-          ratio: run.many.rps / bareRun.many.rps,
+          ratio,
           higherIsBetter: true,
+          check: { met: ratio >= floor, text: `≥ ${floor.toFixed(2)}` },
           detail: `${run.many.rps.toFixed(0)} vs bare ${bareRun.many.rps.toFixed(0)} req/s; p50/p99 ${run.many.p50}/${run.many.p99} ms; 1 conn ${run.one.rps.toFixed(0)} req/s`,
+        })
+      }
+      if (mode === 'sse') {
+        const ttft = added(timings, key, 'ttft')
+        const bareTtft = added(timings, bare, 'ttft')
+        rows.push({
+          section: '3 gateway',
+          name: `interlingua ${label} sse: added time to first text @1 conn vs bare proxy`,
+          ratio: ratioOf(ttft, bareTtft),
+          check: { met: ttft - bareTtft <= 0.3, text: '≤ bare + 0.3 ms' },
+          detail: `${ms(ttft)} vs bare ${ms(bareTtft)} (first body chunk carrying text, p50)`,
         })
       }
     }

@@ -11,6 +11,8 @@ export interface Target {
 export interface LoadResult {
   p50: number
   p99: number
+  /** 1-connection probe only: p50 of the time to the first body chunk that carries streamed text (ms). */
+  ttft?: number
   rps: number
   requests: number
   errors: number
@@ -21,13 +23,23 @@ function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number
 }
 
-function once(agent: Agent, target: Target): Promise<number> {
+/** Streamed text in any format's chunk: `"content":"x` (chat), `"text":"x` (messages, Gemini), `"delta":"x` (Responses). */
+const textChunk = /"(?:content|text|delta)":"[^"]/
+
+function once(agent: Agent, target: Target, onText?: (at: number) => void): Promise<number> {
   return new Promise((resolve) => {
+    let seen = false
     const req = request(
       target.url,
       { method: 'POST', agent, headers: { ...target.headers, 'content-length': Buffer.byteLength(target.body) } },
       (res) => {
-        res.on('data', () => {})
+        res.on('data', (chunk: Buffer) => {
+          if (seen || !onText) return
+          if (textChunk.test(chunk.toString('latin1'))) {
+            seen = true
+            onText(performance.now())
+          }
+        })
         res.on('end', () => resolve(res.statusCode ?? 0))
         res.on('error', () => resolve(0))
       },
@@ -41,6 +53,7 @@ function once(agent: Agent, target: Target): Promise<number> {
 export async function probe(target: Target, seconds: number): Promise<LoadResult> {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 })
   const latencies: number[] = []
+  const firsts: number[] = []
   let errors = 0
   try {
     const warmupEnd = performance.now() + 300
@@ -50,13 +63,15 @@ export async function probe(target: Target, seconds: number): Promise<LoadResult
     for (;;) {
       const t0 = performance.now()
       if (t0 >= end) break
-      const status = await once(agent, target)
+      const status = await once(agent, target, (at) => firsts.push(at - t0))
       if (status < 200 || status >= 300) errors++
       else latencies.push(performance.now() - t0)
     }
     const elapsed = (performance.now() - start) / 1000
     latencies.sort((a, b) => a - b)
+    firsts.sort((a, b) => a - b)
     return {
+      ...(firsts.length > 0 ? { ttft: percentile(firsts, 50) } : {}),
       p50: percentile(latencies, 50),
       p99: percentile(latencies, 99),
       rps: latencies.length / elapsed,

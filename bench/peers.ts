@@ -83,6 +83,17 @@ export function peerRows(timings: Timings): Row[] {
         higherIsBetter: true,
         detail: `${ours.many.rps.toFixed(0)} vs ${peer.many.rps.toFixed(0)} req/s (p99 ${ours.many.p99} vs ${peer.many.p99} ms)`,
       })
+      if (mode === 'sse') {
+        const peerTtft = added(timings, `${id}:${pair}:${mode}`, 'ttft')
+        const oursTtft = added(timings, `interlingua:${pair}:${mode}`, 'ttft')
+        rows.push({
+          section: '4 peers',
+          name: `${pair} sse: added time to first text @1 conn, interlingua / ${name}`,
+          ratio: peerTtft > 0.001 ? oursTtft / peerTtft : undefined,
+          check: { met: oursTtft <= peerTtft, text: '≤ the peer' },
+          detail: `${ms(oursTtft)} vs ${ms(peerTtft)} (first body chunk carrying text, p50)`,
+        })
+      }
     }
   }
   return rows

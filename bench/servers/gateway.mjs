@@ -9,11 +9,14 @@ const lib = await import(pathToFileURL(join(dir, `index${ext}`)).href)
 // From src/ (development), the gateway may not be re-exported by index yet.
 const createGateway =
   lib.createGateway ?? (await import(pathToFileURL(join(dir, `gateway/create-gateway${ext}`)).href)).createGateway
-const { toNodeListener } = await import(pathToFileURL(join(dir, `node${ext}`)).href)
+const { toNodeListener, createNodeFetch } = await import(pathToFileURL(join(dir, `node${ext}`)).href)
 
 const upstream = `http://127.0.0.1:${process.env.UPSTREAM}`
-// Served as the README says: toNodeListener(gateway) is the fast path (node:http upstream client by default).
+// toNodeListener(gateway.fetch) takes the fast path as toNodeListener(gateway) does (node:http upstreams by default),
+// and older builds accept it too.
+// BENCH_NODE_FETCH=1: the setup older builds needed (createNodeFetch injected), for before/after profiles.
 const gateway = createGateway({
+  ...(process.env.BENCH_NODE_FETCH === '1' && createNodeFetch ? { fetch: createNodeFetch() } : {}),
   upstreams: {
     openai: { format: 'chat-completions', baseURL: `${upstream}/v1`, apiKey: 'sk-bench-openai' },
     anthropic: { format: 'messages', baseURL: upstream, apiKey: 'sk-bench-anthropic' },
@@ -25,4 +28,6 @@ const gateway = createGateway({
     'bench-gen': { upstream: 'gemini', model: 'gemini-2.5-flash' },
   },
 })
-createServer(toNodeListener(gateway)).listen(Number(process.env.PORT), '127.0.0.1')
+createServer(toNodeListener(gateway.fetch)).listen(Number(process.env.PORT), '127.0.0.1')
+// A clean exit on SIGTERM, so `node --cpu-prof` writes its profile (bench/profile.ts).
+process.on('SIGTERM', () => process.exit(0))
