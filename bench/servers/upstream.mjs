@@ -16,7 +16,7 @@ for (const [format, body] of Object.entries(canned)) {
 function formatOf(url) {
   if (url.includes('/chat/completions')) return 'chat-completions'
   if (url.includes('/messages')) return 'messages'
-  if (url.includes('generateContent')) return 'content-generation'
+  if (url.includes('generateContent') || url.includes('GenerateContent')) return 'content-generation'
   return undefined
 }
 
