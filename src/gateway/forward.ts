@@ -132,7 +132,11 @@ export async function forward(exchange: Exchange, input: ForwardInput): Promise<
     return errorResult(format, info, exchange.headers)
   }
 
-  const relay = { secrets: [resolved.upstream.apiKey], relayHeaders: options.relayHeaders }
+  const relay = {
+    secrets: [resolved.upstream.apiKey],
+    relayHeaders: options.relayHeaders,
+    maxResponseBytes: options.maxResponseBytes,
+  }
   let answer: UpstreamAnswer
   try {
     answer = await exchange.transport({ url: target.url, headers: target.headers, body: built.body, cancel: handle })

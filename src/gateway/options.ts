@@ -111,6 +111,11 @@ export interface GatewayOptions {
   idleTimeoutMs?: number
   /** Largest request body accepted → 413. @defaultValue 32 MiB */
   maxBodyBytes?: number
+  /**
+   * Largest upstream answer read whole into memory (non-streaming JSON and error bodies; streams are never buffered)
+   * → 502 in the client's format. @defaultValue 64 MiB
+   */
+  maxResponseBytes?: number
   /** `max_tokens` sent to messages upstreams when the client gave none. @defaultValue 4096 */
   defaultMaxTokens?: number
   /** Refuse (400 `unsupported-feature`) any request whose translation would drop or approximate something. @defaultValue false */

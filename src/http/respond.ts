@@ -4,8 +4,10 @@
  * the gateway both run on this; only the edges build `Response` objects.
  */
 import { reportWarnings } from '../convert.js'
+import { InterlinguaError } from '../errors.js'
 import type { Format } from '../formats/format.js'
 import type { ChunkSource, ExchangeResult } from '../gateway/exchange.js'
+import { readAnswerText } from '../gateway/read-limited.js'
 import type { UpstreamAnswer } from '../gateway/upstream.js'
 import type * as ir from '../ir/index.js'
 import { maskSecrets } from '../shared/mask.js'
@@ -36,6 +38,8 @@ export interface RespondOptions extends ClientEncodeOptions, EventHooks {
   secrets?: ReadonlyArray<string | undefined> | undefined
   /** Same format: upstream headers relayed besides the allow-list (lower-case names). @defaultValue none */
   relayHeaders?: ReadonlyArray<string> | undefined
+  /** Largest whole (non-streamed) upstream answer read into memory → 502. @defaultValue 64 MiB */
+  maxResponseBytes?: number | undefined
 }
 
 /** A JSON body (serialised once). */
@@ -241,14 +245,26 @@ export async function translateAnswer(
   target: Format,
   options: RespondOptions,
 ): Promise<ExchangeResult> {
-  if (answer.status < 200 || answer.status > 299) {
-    return translateError(answer, parseJson(await answer.text()), answer.status, source, target, options)
-  }
   const headers = keptHeaders(answer)
-  const sse = (answer.header('content-type') ?? '').includes('text/event-stream')
+  const sse =
+    answer.status >= 200 && answer.status <= 299 && (answer.header('content-type') ?? '').includes('text/event-stream')
+  let text = ''
+  if (!sse) {
+    try {
+      text = await readAnswerText(answer, options.maxResponseBytes)
+    } catch (error) {
+      if (!InterlinguaError.isInstance(error)) throw error
+      const info = error.toErrorInfo()
+      options.onError?.(info)
+      return errorResult(target, info, headers)
+    }
+  }
+  if (answer.status < 200 || answer.status > 299) {
+    return translateError(answer, parseJson(text), answer.status, source, target, options)
+  }
   const stream = options.stream ?? sse
   if (sse) return respondWithEvents(ssePuller(answer, source), target, { ...options, stream }, headers)
-  const body = parseJson(await answer.text())
+  const body = parseJson(text)
   if (isErrorBody(body)) {
     const code = body.error.code
     const status = typeof code === 'number' && code >= 400 && code <= 599 ? code : 502
@@ -301,13 +317,14 @@ export function bytesSource(answer: UpstreamAnswer, failure: () => string | Uint
 export async function passthroughAnswer(
   answer: UpstreamAnswer,
   stream: boolean,
-  options: Pick<RespondOptions, 'secrets' | 'relayHeaders'>,
+  options: Pick<RespondOptions, 'secrets' | 'relayHeaders' | 'maxResponseBytes'>,
   failure: () => string | Uint8Array | undefined,
 ): Promise<ExchangeResult> {
   const headers = keptHeaders(answer, true, options.relayHeaders)
   const ok = answer.status >= 200 && answer.status < 300
   if (stream && ok) return { status: answer.status, headers, body: bytesSource(answer, failure) }
-  const text = await answer.text()
+  // Beyond the cap: InterlinguaError 502, answered in the client's format by the gateway.
+  const text = await readAnswerText(answer, options.maxResponseBytes)
   return { status: answer.status, headers, body: ok ? text : maskSecrets(text, options.secrets) }
 }
 

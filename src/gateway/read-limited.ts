@@ -1,0 +1,32 @@
+/**
+ * Reading a whole upstream answer (a non-streaming JSON body, an error body) under a size cap: a 200 MB upstream body
+ * used to be read whole (1+ GB of RSS). With a `content-length` within the cap the transport's own `text()` is used
+ * (HTTP framing guarantees the length); otherwise the body is decoded chunk by chunk and refused past the cap.
+ */
+import { InterlinguaError } from '../errors.js'
+import type { UpstreamAnswer } from './upstream.js'
+
+/** The default cap on a whole upstream answer read into memory. */
+export const defaultMaxResponseBytes = 64 * 1024 * 1024
+
+/** The answer's text; throws `InterlinguaError('upstream', 502)` (and closes the answer) beyond `maxBytes`. */
+export async function readAnswerText(answer: UpstreamAnswer, maxBytes = defaultMaxResponseBytes): Promise<string> {
+  const tooLarge = () => {
+    answer.close()
+    return new InterlinguaError('upstream', `The upstream's answer is larger than ${maxBytes} bytes`, { status: 502 })
+  }
+  const declared = Number(answer.header('content-length') ?? Number.NaN)
+  if (declared > maxBytes) throw tooLarge()
+  if (declared >= 0) return answer.text()
+  const decoder = new TextDecoder()
+  let size = 0
+  let out = ''
+  for (;;) {
+    const chunk = await answer.next()
+    if (chunk === undefined) break
+    size += chunk.length
+    if (size > maxBytes) throw tooLarge()
+    out += decoder.decode(chunk, { stream: true })
+  }
+  return out + decoder.decode()
+}
