@@ -1,10 +1,10 @@
 /**
  * Ids unique within the process and unguessable across processes, without a `crypto.randomUUID()` and string surgery
- * per id: 16 random hex digits per process (made once) and a 16-hex-digit counter — 32 hex digits, like a UUID
- * without its dashes.
+ * per id: random hex digits made once per process, then a 12-hex-digit counter.
  */
 let prefix: string | undefined
 let counter = 0
+const counterDigits = 12
 
 function randomHex(bytes: number): string {
   const random = new Uint8Array(bytes)
@@ -14,9 +14,9 @@ function randomHex(bytes: number): string {
   return out
 }
 
-/** `<kind><32 hex digits>`, e.g. `req_3f9c…0001a`. */
-export function newId(kind: string): string {
-  prefix ??= randomHex(8)
-  counter = (counter + 1) % Number.MAX_SAFE_INTEGER
-  return `${kind}${prefix}${counter.toString(16).padStart(16, '0')}`
+/** `<kind><digits hex digits>` (default 32, like a UUID without its dashes; at least 16), e.g. `req_3f9c…00001a`. */
+export function newId(kind: string, digits = 32): string {
+  prefix ??= randomHex(16)
+  counter = (counter + 1) % 16 ** counterDigits
+  return `${kind}${prefix.slice(0, Math.max(4, digits - counterDigits))}${counter.toString(16).padStart(counterDigits, '0')}`
 }

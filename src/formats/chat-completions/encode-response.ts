@@ -1,6 +1,7 @@
 /** IR → chat-completions response body. @see wire-formats.md §1.6 */
 import type * as ir from '../../ir/index.js'
 import { reportForeignExtensions } from '../../shared/foreign-extensions.js'
+import { newId } from '../../shared/ids.js'
 import type { Converted } from '../format.js'
 import { fromFinishReason } from './finish-reason.js'
 import { encodeReasoningCarrier } from './reasoning-carrier.js'
@@ -9,7 +10,7 @@ import { encodeUsage } from './usage.js'
 const FORMAT = 'chat-completions'
 
 function generateId(): string {
-  return `chatcmpl-${crypto.randomUUID().replace(/-/g, '')}`
+  return newId('chatcmpl-')
 }
 
 function encodeChoice(

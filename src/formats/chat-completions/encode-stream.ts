@@ -1,4 +1,5 @@
 import type * as ir from '../../ir/index.js'
+import { newId } from '../../shared/ids.js'
 import { emitterStep, type StreamStep, stepToTransformStream } from '../../stream/step.js'
 import type { EncodeStreamOptions, SseFrame } from '../format.js'
 import { fromFinishReason } from './finish-reason.js'
@@ -160,7 +161,7 @@ class ChunkEncoder {
 
   private start(write: Write, event: ir.MessageStartEvent | undefined): void {
     this.started = true
-    this.id = event?.id || `chatcmpl-${globalThis.crypto.randomUUID().replaceAll('-', '')}`
+    this.id = event?.id || newId('chatcmpl-')
     this.model = event?.model ?? ''
     this.created = event?.created ?? Math.floor(Date.now() / 1000)
     this.write(write, { role: 'assistant', content: '' })

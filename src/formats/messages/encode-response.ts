@@ -8,6 +8,7 @@
  */
 import type * as ir from '../../ir/index.js'
 import { reportForeignExtensions } from '../../shared/foreign-extensions.js'
+import { newId } from '../../shared/ids.js'
 import { envelopeFor } from '../../shared/reasoning-envelope.js'
 import type { Converted } from '../format.js'
 import { encodeRedacted, encodeText, encodeThinking, encodeToolUse, type Json } from './blocks.js'
@@ -15,7 +16,7 @@ import { fromFinishReason } from './finish-reason.js'
 import { encodeUsage } from './usage.js'
 
 function messageId(): string {
-  return `msg_${crypto.randomUUID().replace(/-/g, '').slice(0, 24)}`
+  return newId('msg_', 24)
 }
 
 export function encodeResponse(response: ir.Response): Converted<unknown> {

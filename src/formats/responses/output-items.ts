@@ -5,6 +5,7 @@
  * Shared by the JSON encoder and the stream encoder (whose terminal event needs the full output).
  */
 import type * as ir from '../../ir/index.js'
+import { newId } from '../../shared/ids.js'
 import { attachItem, callItem, reasoningItem } from './encode-items.js'
 import { attachEnvelope } from './reasoning.js'
 
@@ -22,7 +23,7 @@ export function itemIdMaker(responseId: string): (prefix: string) => string {
 export function responseIdOf(id: string): string {
   if (id.startsWith('resp_')) return id
   const stem = id.replace(/[^a-zA-Z0-9]/g, '')
-  return `resp_${stem || crypto.randomUUID().replace(/-/g, '')}`
+  return stem ? `resp_${stem}` : newId('resp_')
 }
 
 export function outputTextPart(part: ir.TextPart | ir.RefusalPart): Wire {
