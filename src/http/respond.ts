@@ -286,19 +286,55 @@ export async function translateAnswer(
   return respondWithResponse(decoded.value, target, { ...options, stream }, headers, decoded.warnings)
 }
 
-/** The upstream's bytes as they come; a failure writes `failure()` (the format's in-stream error frame), then ends. */
-export function bytesSource(answer: UpstreamAnswer, failure: () => string | Uint8Array | undefined): ChunkSource {
+/** Where the last complete SSE event of `bytes` ends (after its blank line), or 0. */
+function lastEventEnd(bytes: Uint8Array): number {
+  for (let i = bytes.length - 1; i > 0; i--) {
+    if (bytes[i] !== 10) continue
+    if (bytes[i - 1] === 10) return i + 1
+    if (bytes[i - 1] === 13 && i >= 3 && bytes[i - 2] === 10 && bytes[i - 3] === 13) return i + 1
+  }
+  return 0
+}
+
+function concatBytes(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.length + b.length)
+  out.set(a)
+  out.set(b, a.length)
+  return out
+}
+
+/**
+ * The upstream's bytes as they come; a failure writes `failure()` (the format's in-stream error frame), then ends.
+ * With `sse`, bytes are forwarded up to the last complete event: a partial event is held until it completes, so when
+ * the upstream is cut mid-event the error frame follows a clean event boundary (never `data: {"mod…data: {"error"…`).
+ */
+export function bytesSource(
+  answer: UpstreamAnswer,
+  failure: () => string | Uint8Array | undefined,
+  sse = false,
+): ChunkSource {
   let done = false
+  let pending: Uint8Array | undefined
   return {
     async next() {
       if (done) return undefined
       try {
-        const chunk = await answer.next()
-        if (chunk === undefined) done = true
-        return chunk
+        for (;;) {
+          const chunk = await answer.next()
+          if (chunk === undefined) {
+            done = true
+            return pending
+          }
+          if (!sse) return chunk
+          const bytes = pending ? concatBytes(pending, chunk) : chunk
+          const end = lastEventEnd(bytes)
+          pending = end < bytes.length ? bytes.slice(end) : undefined
+          if (end > 0) return end === bytes.length ? bytes : bytes.subarray(0, end)
+        }
       } catch {
         if (done) return undefined
         done = true
+        pending = undefined
         answer.close()
         return failure()
       }
@@ -322,7 +358,10 @@ export async function passthroughAnswer(
 ): Promise<ExchangeResult> {
   const headers = keptHeaders(answer, true, options.relayHeaders)
   const ok = answer.status >= 200 && answer.status < 300
-  if (stream && ok) return { status: answer.status, headers, body: bytesSource(answer, failure) }
+  if (stream && ok) {
+    const sse = (answer.header('content-type') ?? '').includes('text/event-stream')
+    return { status: answer.status, headers, body: bytesSource(answer, failure, sse) }
+  }
   // Beyond the cap: InterlinguaError 502, answered in the client's format by the gateway.
   const text = await readAnswerText(answer, options.maxResponseBytes)
   return { status: answer.status, headers, body: ok ? text : maskSecrets(text, options.secrets) }
