@@ -1,11 +1,11 @@
 import { defineConfig } from 'tsup'
 
 export default defineConfig({
-  entry: ['src/index.ts', 'src/node.ts', 'src/node/cli.ts'],
+  entry: ['src/index.ts', 'src/gateway.ts', 'src/node.ts', 'src/node/cli.ts'],
   format: ['esm', 'cjs'],
-  dts: { entry: ['src/index.ts', 'src/node.ts'] },
+  dts: { entry: ['src/index.ts', 'src/gateway.ts', 'src/node.ts'] },
   clean: true,
   sourcemap: true,
   target: 'node20',
-  splitting: false,
+  splitting: true,
 })

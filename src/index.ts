@@ -1,7 +1,7 @@
 /**
  * @module interlingua
- * Translate between OpenAI Chat Completions, Anthropic Messages and Gemini generateContent, and serve
- * all three from one Fetch handler.
+ * Translate between OpenAI Chat Completions, OpenAI Responses, Anthropic Messages and Gemini generateContent:
+ * requests, responses, errors and streams. The gateway (one Fetch handler serving all four) is `interlingua/gateway`.
  *
  * @example
  * import { convertRequest } from 'interlingua'
@@ -26,27 +26,6 @@ export type {
   UpstreamConfig,
 } from './formats/format.js'
 export { chatCompletions, contentGeneration, formats, getFormat, messages, responses } from './formats/index.js'
-export type { Gateway } from './gateway/create-gateway.js'
-export { createGateway } from './gateway/create-gateway.js'
-export type { MediaFetcher } from './gateway/media.js'
-export { createMediaFetcher } from './gateway/media.js'
-export type { MockModel } from './gateway/mock-model.js'
-export { createMockModel } from './gateway/mock-model.js'
-export type {
-  GatewayContext,
-  GatewayOptions,
-  GatewayRequestEvent,
-  GatewayResponseEvent,
-  MediaOptions,
-  ModelRoute,
-  UpstreamOptions,
-} from './gateway/options.js'
-export type { MemoryResponseStoreOptions, ResponseStore, StoredResponse } from './gateway/response-store.js'
-export { createMemoryResponseStore } from './gateway/response-store.js'
-export type { TranslateRequestOptions } from './http/translate-request.js'
-export { translateRequest } from './http/translate-request.js'
-export type { TranslateResponseOptions } from './http/translate-response.js'
-export { translateResponse } from './http/translate-response.js'
 export type * as ir from './ir/index.js'
 export { maxJsonDepth } from './shared/depth.js'
 export type { ConvertStreamOptions, StreamSnapshot } from './stream/index.js'

@@ -11,7 +11,7 @@
  *
  * @example
  * import { createServer } from 'node:http'
- * import { createGateway } from 'interlingua'
+ * import { createGateway } from 'interlingua/gateway'
  * import { toNodeListener } from 'interlingua/node'
  * createServer(toNodeListener(createGateway())).listen(8787, '127.0.0.1')
  */

@@ -1,14 +1,17 @@
 // interlingua's gateway served with toNodeListener. env: PORT, UPSTREAM (port), LIB_DIR (dist/ or src/), EXT (.js or .ts)
+import { existsSync } from 'node:fs'
 import { createServer } from 'node:http'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 
 const dir = process.env.LIB_DIR
 const ext = process.env.EXT ?? '.js'
-const lib = await import(pathToFileURL(join(dir, `index${ext}`)).href)
-// From src/ (development), the gateway may not be re-exported by index yet.
-const createGateway =
-  lib.createGateway ?? (await import(pathToFileURL(join(dir, `gateway/create-gateway${ext}`)).href)).createGateway
+// The gateway is `interlingua/gateway` (dist/gateway.js); builds before the split exported it from the main entry.
+const gatewayFile = join(dir, `gateway${ext}`)
+const lib = existsSync(gatewayFile)
+  ? await import(pathToFileURL(gatewayFile).href)
+  : await import(pathToFileURL(join(dir, `index${ext}`)).href)
+const { createGateway } = lib
 const { toNodeListener, createNodeFetch } = await import(pathToFileURL(join(dir, `node${ext}`)).href)
 
 const upstream = `http://127.0.0.1:${process.env.UPSTREAM}`

@@ -1,7 +1,7 @@
 // The interlingua gateway mounted under /llm in an Express 5 app, beside an ordinary route.
 // Point the SDKs at http://127.0.0.1:PORT/llm/v1 (OpenAI) or http://127.0.0.1:PORT/llm (Anthropic, Gemini).
 import express from 'express'
-import { createGateway } from 'interlingua'
+import { createGateway } from 'interlingua/gateway'
 import { toNodeListener } from 'interlingua/node'
 
 const gateway = createGateway() // no upstreams: every model is the embedded mock; add `upstreams` for real ones

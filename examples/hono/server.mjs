@@ -2,7 +2,7 @@
 // Point the SDKs at http://127.0.0.1:PORT/v1 (OpenAI) or http://127.0.0.1:PORT (Anthropic, Gemini).
 import { serve } from '@hono/node-server'
 import { Hono } from 'hono'
-import { createGateway } from 'interlingua'
+import { createGateway } from 'interlingua/gateway'
 
 const gateway = createGateway() // no upstreams: every model is the embedded mock; add `upstreams` for real ones
 

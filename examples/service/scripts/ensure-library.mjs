@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 
 const root = fileURLToPath(new URL('../../..', import.meta.url))
-if (!existsSync(`${root}dist/index.js`) || !existsSync(`${root}dist/node.js`)) {
+if (!['index', 'gateway', 'node'].every((entry) => existsSync(`${root}dist/${entry}.js`))) {
   console.log('[service] building the interlingua library (first run only)…')
   if (!existsSync(`${root}node_modules/.bin/tsup`))
     execSync('npm ci --no-audit --no-fund', { cwd: root, stdio: 'inherit' })
