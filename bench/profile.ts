@@ -1,7 +1,8 @@
 /**
  * `npm run bench:profile`: the gateway under load with `node --cpu-prof`, and where its CPU time goes. Starts the
  * bench's instant upstream (core 0) and the gateway as the bench serves it (core 1, `toNodeListener(gateway)`), drives
- * `PROFILE_CASE` (default: chat-completions client → messages upstream, SSE, 50 connections, 5 s), stops the gateway
+ * `PROFILE_CASE` (default: chat-completions client → messages upstream, SSE) with `PROFILE_CONNECTIONS` (default 50) for
+ * `PROFILE_SECONDS` (default 5), stops the gateway
  * so the profile is written, and prints CPU µs per request and the top functions by self time. `PROFILE_LIB_DIR`
  * profiles another build (e.g. an older commit's `dist/`) for a before/after comparison.
  */
@@ -32,6 +33,8 @@ const cases: Record<string, [FormatId, string, Mode]> = {
   'msg→cc:json': ['messages', 'bench-cc', 'json'],
   'cc→cc:json': ['chat-completions', 'bench-cc', 'json'],
   'msg→cc:sse': ['messages', 'bench-cc', 'sse'],
+  'cc→cc:sse': ['chat-completions', 'bench-cc', 'sse'],
+  'cc→msg:json': ['chat-completions', 'bench-msg', 'json'],
 }
 
 async function main(): Promise<void> {
@@ -56,7 +59,12 @@ async function main(): Promise<void> {
         { port, core: 1, cwd: rootDir, env: { UPSTREAM: String(upstream.port), LIB_DIR: libDir, EXT: '.js' } },
       )
       try {
-        const result = await cannon(target(port, client, model, mode), 50, Number(process.env.PROFILE_SECONDS ?? 5))
+        const connections = Number(process.env.PROFILE_CONNECTIONS ?? 50)
+        const result = await cannon(
+          target(port, client, model, mode),
+          connections,
+          Number(process.env.PROFILE_SECONDS ?? 5),
+        )
         requests = result.requests + 0
         console.error(`${name}: ${result.rps.toFixed(0)} req/s, p99 ${result.p99} ms, ${result.errors} errors`)
       } finally {
