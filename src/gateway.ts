@@ -11,18 +11,21 @@
  * export default { fetch: gateway.fetch }
  */
 export type { Gateway } from './gateway/create-gateway.js'
-export { createGateway } from './gateway/create-gateway.js'
+export { createGateway, refuse } from './gateway/create-gateway.js'
 export type { MediaFetcher } from './gateway/media.js'
 export { createMediaFetcher } from './gateway/media.js'
 export type { MockModel } from './gateway/mock-model.js'
 export { createMockModel } from './gateway/mock-model.js'
 export type {
+  AuthenticateResult,
+  Caller,
   GatewayContext,
   GatewayOptions,
   GatewayRequestEvent,
   GatewayResponseEvent,
   MediaOptions,
   ModelRoute,
+  Refusal,
   UpstreamOptions,
 } from './gateway/options.js'
 export type { MemoryResponseStoreOptions, ResponseStore, StoredResponse } from './gateway/response-store.js'

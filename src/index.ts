@@ -24,6 +24,7 @@ export type {
   SseFrame,
   SseMessage,
   UpstreamConfig,
+  UsageField,
 } from './formats/format.js'
 export { chatCompletions, contentGeneration, formats, getFormat, messages, responses } from './formats/index.js'
 export type * as ir from './ir/index.js'

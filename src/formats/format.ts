@@ -133,4 +133,18 @@ export interface Format {
   encodeTokenCount?(inputTokens: number): unknown
   /** The model-listing response body. */
   encodeModelList(models: ModelInfo[]): unknown
+
+  /**
+   * Where this format's answers carry token usage: the JSON key of the usage object in a response body and in stream
+   * events (`usage`, `usageMetadata`), and its decoder (total: `undefined` for anything that is not a usage object).
+   * The gateway reads the usage of a passthrough answer with it without decoding the answer. Optional: without it a
+   * passthrough answer reports no usage.
+   */
+  readonly usageField?: UsageField
+}
+
+/** See `Format.usageField`. */
+export interface UsageField {
+  key: string
+  decode(usage: Record<string, unknown>): ir.Usage | undefined
 }

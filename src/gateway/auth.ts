@@ -1,4 +1,7 @@
-/** Client keys: where they come from and how they are checked (policy 10). */
+/** Client keys: where they come from and how they are checked (policy 10); callers, refusals and allow-lists. */
+import type * as ir from '../ir/index.js'
+import { errorInfo } from './errors.js'
+import type { AuthenticateResult, Caller, Refusal } from './options.js'
 
 /** What a key is read from: header lookups by lower-case name and the query string (without `?`). */
 export interface KeySource {
@@ -37,4 +40,52 @@ export function keyMatches(key: string, keys: readonly string[]): boolean {
   let found = false
   for (const candidate of keys) if (constantTimeEqual(key, candidate)) found = true
   return found
+}
+
+/**
+ * A `Refusal` for `authenticate` to return: `'authentication'` → 401, `'permission'` → 403, `'rate-limit'` → 429 with
+ * `retry-after` (seconds), each in the client's format.
+ *
+ * @example
+ * authenticate: async (key) => {
+ *   const row = await keys.find(key)
+ *   if (!row) return false
+ *   const wait = await limiter.take(row.id)
+ *   if (wait) return refuse('rate-limit', { retryAfter: wait })
+ *   return { id: row.accountId, models: row.models }
+ * }
+ */
+export function refuse(reason: Refusal['refuse'], options: Omit<Refusal, 'refuse'> = {}): Refusal {
+  return { refuse: reason, ...options }
+}
+
+const refusalDefaults: Record<Refusal['refuse'], { code: ir.ErrorCode; message: string }> = {
+  authentication: { code: 'authentication', message: 'Invalid API key' },
+  permission: { code: 'permission', message: 'This API key may not use this service' },
+  'rate-limit': { code: 'rate-limit', message: 'Rate limit exceeded for this API key' },
+}
+
+/** What a key check concluded: accepted (with the caller, when `authenticate` named one) or refused (the error). */
+export type Authorization = { caller?: Caller } | { refused: ir.ErrorInfo }
+
+/** `authenticate`'s answer as an authorization. Throws a TypeError for an answer that is none of the documented ones. */
+export function authorizationOf(result: AuthenticateResult): Authorization {
+  if (result === true) return {}
+  if (typeof result !== 'object' || result === null) return { refused: errorInfo('authentication', 'Invalid API key') }
+  if ('refuse' in result && result.refuse !== undefined) {
+    const refusal = result as Refusal
+    const defaults = refusalDefaults[refusal.refuse]
+    if (!defaults) throw new TypeError(`authenticate: unknown refusal "${String(refusal.refuse)}"`)
+    const info = errorInfo(defaults.code, refusal.message ?? defaults.message)
+    if (refusal.retryAfter !== undefined && Number.isFinite(refusal.retryAfter) && refusal.retryAfter >= 0)
+      info.retryAfter = Math.ceil(refusal.retryAfter)
+    return { refused: info }
+  }
+  if (typeof (result as Caller).id !== 'string') throw new TypeError('authenticate: a caller needs a string `id`')
+  return { caller: result as Caller }
+}
+
+/** True when the caller may use `model` (no caller, or no allow-list, means every model). */
+export function mayUse(caller: Caller | undefined, model: string): boolean {
+  return caller?.models === undefined || caller.models.includes(model)
 }

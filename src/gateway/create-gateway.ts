@@ -24,7 +24,7 @@ import type * as ir from '../ir/index.js'
 import { errorCodeForStatus } from '../ir/index.js'
 import { assertPortable } from '../shared/foreign-extensions.js'
 import { newId } from '../shared/ids.js'
-import { extractKey, keyMatches } from './auth.js'
+import { type Authorization, authorizationOf, extractKey, keyMatches, mayUse } from './auth.js'
 import { estimateInputTokens } from './count-tokens.js'
 import { errorInfo, toErrorInfo } from './errors.js'
 import {
@@ -42,7 +42,7 @@ import {
 import { type ForwardInput, forward } from './forward.js'
 import { createMediaFetcher, type MediaFetcher } from './media.js'
 import { createMockModel } from './mock-model.js'
-import type { GatewayContext, GatewayOptions, GatewayRequestEvent, GatewayResponseEvent } from './options.js'
+import type { Caller, GatewayContext, GatewayOptions, GatewayRequestEvent, GatewayResponseEvent } from './options.js'
 import { createReasoningStore } from './reasoning-store.js'
 import type { ResponseStore } from './response-store.js'
 import { expandState, inputItems, recordAnswer } from './responses-state.js'
@@ -50,13 +50,17 @@ import { guessClientFormat, listedModels, resolveModel, validateOptions } from '
 import { fetchTransport, type UpstreamTransport } from './upstream.js'
 import { warningsHeader } from './warnings.js'
 
+export { refuse } from './auth.js'
 export type {
+  AuthenticateResult,
+  Caller,
   GatewayContext,
   GatewayOptions,
   GatewayRequestEvent,
   GatewayResponseEvent,
   MediaOptions,
   ModelRoute,
+  Refusal,
   UpstreamOptions,
 } from './options.js'
 
@@ -83,6 +87,8 @@ export interface Exchange {
   fetchMedia: MediaFetcher
   usage?: ir.Usage
   error?: ir.ErrorCode
+  /** What `authenticate` returned for the client's key, when it named a caller. */
+  caller?: Caller
 }
 
 const defaultMaxBodyBytes = 32 * 1024 * 1024
@@ -171,20 +177,33 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
 
   /** The context hooks receive; the Web `Request` is built only if a hook reads it. */
   function contextOf(exchange: Exchange): GatewayContext {
-    return {
+    const context: GatewayContext = {
       format: exchange.format.id,
       get request() {
         return exchange.request.toRequest()
       },
     }
+    if (exchange.caller) context.caller = exchange.caller
+    return context
   }
 
-  async function authorize(exchange: Exchange): Promise<boolean> {
-    if (!authRequired) return true
+  async function authorize(exchange: Exchange): Promise<Authorization> {
+    if (!authRequired) return {}
     const key = extractKey(exchange.request)
-    if (!key) return false
-    if (options.apiKeys && keyMatches(key, options.apiKeys)) return true
-    return options.authenticate ? (await options.authenticate(key, contextOf(exchange))) === true : false
+    if (!key) {
+      const message = 'Missing API key (send Authorization: Bearer, x-api-key, x-goog-api-key or ?key=)'
+      return { refused: errorInfo('authentication', message) }
+    }
+    if (options.apiKeys && keyMatches(key, options.apiKeys)) return {}
+    if (!options.authenticate) return { refused: errorInfo('authentication', 'Invalid API key') }
+    return authorizationOf(await options.authenticate(key, contextOf(exchange)))
+  }
+
+  /** The 403 for a model outside the caller's allow-list, or undefined when the caller may use it. */
+  function forbidden(exchange: Exchange, model: string): ExchangeResult | undefined {
+    if (mayUse(exchange.caller, model)) return undefined
+    const info = errorInfo('permission', `This API key may not use the model "${model}"`, 'model')
+    return errorResult(exchange.format, info, exchange.headers)
   }
 
   async function generate(exchange: Exchange): Promise<ExchangeResult> {
@@ -202,6 +221,8 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
     const model = decoded.value.model
     event.model = model
     if (route.kind === 'generate') event.stream = decoded.value.stream === true || route.stream === true
+    const refused = forbidden(exchange, model)
+    if (refused) return refused
     const resolved = resolveModel(options, model, contextOf(exchange))
     if (!resolved) {
       return errorResult(
@@ -318,19 +339,23 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
     }
     if (route.model !== undefined) exchange.event.model = route.model
     try {
-      if (!(await authorize(exchange))) {
-        const key = extractKey(request)
-        exchange.error = 'authentication'
-        const message = key
-          ? 'Invalid API key'
-          : 'Missing API key (send Authorization: Bearer, x-api-key, x-goog-api-key or ?key=)'
-        return finish(exchange, errorResult(format, errorInfo('authentication', message), headers))
+      const authorization = await authorize(exchange)
+      if ('refused' in authorization) {
+        exchange.error = authorization.refused.code
+        return finish(exchange, errorResult(format, authorization.refused, headers))
+      }
+      if (authorization.caller) {
+        exchange.caller = authorization.caller
+        exchange.event.caller = authorization.caller
       }
       if (route.kind === 'list-models') {
-        return finish(exchange, jsonResult(format.encodeModelList(listedModels(options)), headers))
+        const listed = listedModels(options).filter((model) => mayUse(exchange.caller, model.id))
+        return finish(exchange, jsonResult(format.encodeModelList(listed), headers))
       }
       if (route.kind === 'get-model') {
         const id = route.model ?? ''
+        const refused = forbidden(exchange, id)
+        if (refused) return finish(exchange, refused)
         if (!resolveModel(options, id, contextOf(exchange))) {
           exchange.error = 'not-found'
           return finish(

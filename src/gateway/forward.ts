@@ -27,6 +27,7 @@ import type { GatewayOptions, UpstreamOptions } from './options.js'
 import type { ReasoningStore } from './reasoning-store.js'
 import { type ResolvedModel, upstreamConfig } from './routing.js'
 import { type Cancel, cancel, createCancel, type UpstreamAnswer } from './upstream.js'
+import { tapPassthroughUsage } from './usage-scan.js'
 
 export interface ForwardInput {
   body: unknown
@@ -139,7 +140,9 @@ export async function forward(exchange: Exchange, input: ForwardInput): Promise<
   }
   let answer: UpstreamAnswer
   try {
-    answer = await exchange.transport({ url: target.url, headers: target.headers, body: built.body, cancel: handle })
+    // A content-generation client that asked for a JSON array (no `alt=sse`) gets the upstream's own JSON array.
+    const url = sameFormat && route.streamJsonArray ? target.url.replace(/\?alt=sse$/, '') : target.url
+    answer = await exchange.transport({ url, headers: target.headers, body: built.body, cancel: handle })
   } catch {
     return failure()
   }
@@ -157,6 +160,12 @@ export async function forward(exchange: Exchange, input: ForwardInput): Promise<
         exchange.error = watched?.timedOut ? 'timeout' : 'upstream'
         return inStreamErrorText(format, watched?.timedOut ? idleFailure(resolved.name, options) : streamFailure)
       })
+      // Usage for onResponse, read from the forwarded bytes (not decoded, not re-encoded) only when someone listens.
+      if (options.onResponse && route.kind === 'generate') {
+        tapPassthroughUsage(result, format.usageField, (usage) => {
+          exchange.usage = usage
+        })
+      }
       Object.assign(result.headers, exchange.headers)
       exchange.headers = result.headers
     } else {

@@ -28,11 +28,47 @@ export interface ModelRoute {
   model?: string
 }
 
+/**
+ * Who is calling: what `authenticate` returned for the client's key, handed to `resolveModel` and the events. The
+ * gateway never puts the key in it; put in what your hooks need (an account id, a plan), never the key itself.
+ */
+export interface Caller {
+  /** A stable id (an account, a key's row id): what usage is recorded under. */
+  id: string
+  /**
+   * Public model ids this caller may use. A model outside the list is refused with a 403 in the client's format, and
+   * model listings show only these. @defaultValue every model
+   */
+  models?: readonly string[]
+  /** Reserved: an object with `refuse` is a `Refusal`. */
+  refuse?: never
+  /** Anything else your hooks need (a plan, a tenant, a rate-limit bucket). */
+  [field: string]: unknown
+}
+
+/**
+ * `authenticate`'s way to turn a caller away deliberately, answered in the client's format: `'authentication'` → 401
+ * (unknown, revoked or expired key), `'permission'` → 403 (a known key that may not use the gateway),
+ * `'rate-limit'` → 429 with `retry-after` when `retryAfter` is given. Build one with `refuse()` or write it literally.
+ */
+export interface Refusal {
+  refuse: 'authentication' | 'permission' | 'rate-limit'
+  /** The error message the client sees (no key, nothing secret). @defaultValue a generic one per reason */
+  message?: string
+  /** Seconds until a retry may succeed: the `retry-after` header (and Gemini's `RetryInfo`). */
+  retryAfter?: number
+}
+
+/** What `authenticate` may answer: `true` (accepted, no caller), `false` (401), a `Caller`, or a `Refusal`. */
+export type AuthenticateResult = boolean | Caller | Refusal
+
 /** Context passed to `resolveModel` and `authenticate`. */
 export interface GatewayContext {
   /** The client's wire format. */
   format: FormatId
   request: Request
+  /** The caller `authenticate` returned (`resolveModel` only). */
+  caller?: Caller
 }
 
 /** Media fetching for http(s) image URLs that the upstream's format needs inline (policy 8). */
@@ -67,6 +103,8 @@ export interface GatewayRequestEvent {
   /** The model id sent upstream. */
   upstreamModel?: string
   stream?: boolean
+  /** The caller `authenticate` returned for this request's key (absent for `true`, `apiKeys` and open gateways). */
+  caller?: Caller
 }
 
 /** What `onResponse` receives. Fired once per request; for streams, when the stream ends. Never contains keys. */
@@ -98,8 +136,12 @@ export interface GatewayOptions {
   upstreams?: Record<string, UpstreamOptions>
   /** Client keys accepted (compared in constant time). @defaultValue none: any key is accepted */
   apiKeys?: string[]
-  /** Custom key check (sync or async); a key passes when it is in `apiKeys` or this returns true. @defaultValue none */
-  authenticate?: (key: string, context: GatewayContext) => boolean | Promise<boolean>
+  /**
+   * Custom key check (sync or async), called when the key is not in `apiKeys`. `true` accepts, `false` is a 401; a
+   * `Caller` accepts and identifies the caller (its `models` allow-list is enforced, and it reaches `resolveModel`
+   * and every event); a `Refusal` (`refuse()`) answers 401, 403 or 429 with `retry-after`. @defaultValue none
+   */
+  authenticate?: (key: string, context: GatewayContext) => AuthenticateResult | Promise<AuthenticateResult>
   /** The fetch used to reach upstreams. @defaultValue `globalThis.fetch` */
   fetch?: typeof fetch
   /** Time allowed for an upstream to answer (headers, and the body of a non-streaming answer) → 504. @defaultValue 600000 */

@@ -33,7 +33,8 @@ function codeFor(status: number, type: string | undefined, code: string | undefi
   if (code === 'invalid_api_key') return 'authentication'
   if (code === 'insufficient_quota' || type === 'insufficient_quota') return status === 402 ? 'billing' : 'rate-limit'
   if (code === 'context_length_exceeded') return 'invalid-request'
-  if (code === 'model_not_found') return 'not-found'
+  // OpenAI answers a model the project may not use with 403 `model_not_found`.
+  if (code === 'model_not_found') return status === 403 ? 'permission' : 'not-found'
   return errorCodeForStatus(status)
 }
 
@@ -66,12 +67,19 @@ export function encodeError(info: ir.ErrorInfo): {
     body: {
       error: {
         message: info.message,
-        type: own && info.vendorType !== undefined ? info.vendorType : entry.type,
+        // A model the key may not use: OpenAI's 403 (`Project … does not have access to model …`) is an
+        // `invalid_request_error` with code `model_not_found`.
+        type:
+          own && info.vendorType !== undefined
+            ? info.vendorType
+            : info.code === 'permission' && info.param === 'model'
+              ? 'invalid_request_error'
+              : entry.type,
         param: info.param ?? null,
         code:
           own && info.vendorCode !== undefined
             ? info.vendorCode
-            : info.code === 'not-found' && info.param === 'model'
+            : (info.code === 'not-found' || info.code === 'permission') && info.param === 'model'
               ? 'model_not_found'
               : entry.code,
       },

@@ -8,6 +8,7 @@ import { createEncodeStream, encodeStreamStep } from './encode-stream.js'
 import { decodeError, encodeError } from './errors.js'
 import { encodeModelList } from './models.js'
 import { matchRoute, upstreamTarget } from './routes.js'
+import { decodeUsage } from './usage.js'
 
 /** The `chat-completions` wire format. */
 export const chatCompletions: Format = {
@@ -25,4 +26,5 @@ export const chatCompletions: Format = {
   decodeError,
   encodeError,
   encodeModelList,
+  usageField: { key: 'usage', decode: decodeUsage },
 }

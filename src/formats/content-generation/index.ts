@@ -8,6 +8,7 @@ import { createEncodeStream, encodeStreamStep } from './encode-stream.js'
 import { decodeError, encodeError } from './errors.js'
 import { encodeModelList, encodeTokenCount } from './models.js'
 import { matchRoute, upstreamTarget } from './routes.js'
+import { decodeUsage } from './usage.js'
 
 /** The `content-generation` wire format. */
 export const contentGeneration: Format = {
@@ -26,4 +27,5 @@ export const contentGeneration: Format = {
   encodeError,
   encodeTokenCount,
   encodeModelList,
+  usageField: { key: 'usageMetadata', decode: decodeUsage },
 }

@@ -8,6 +8,7 @@ import { createEncodeStream, encodeStreamStep } from './encode-stream.js'
 import { decodeError, encodeError } from './errors.js'
 import { encodeModelList, encodeTokenCount } from './models.js'
 import { matchRoute, upstreamTarget } from './routes.js'
+import { decodeUsage } from './usage.js'
 
 /** The `messages` wire format. */
 export const messages: Format = {
@@ -26,4 +27,5 @@ export const messages: Format = {
   encodeError,
   encodeTokenCount,
   encodeModelList,
+  usageField: { key: 'usage', decode: decodeUsage },
 }

@@ -8,6 +8,7 @@ import { createEncodeStream, encodeStreamStep } from './encode-stream.js'
 import { decodeError, encodeError, encodeStreamError } from './errors.js'
 import { encodeModelList } from './models.js'
 import { encodeTokenCount, matchRoute, upstreamTarget } from './routes.js'
+import { decodeUsage } from './usage.js'
 
 /** The OpenAI Responses API (`POST /v1/responses`) wire format. */
 export const responses: Format = {
@@ -27,4 +28,5 @@ export const responses: Format = {
   encodeStreamError,
   encodeTokenCount,
   encodeModelList,
+  usageField: { key: 'usage', decode: decodeUsage },
 }
