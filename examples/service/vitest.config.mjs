@@ -3,6 +3,7 @@ import { defineConfig } from 'vitest/config'
 export default defineConfig({
   test: {
     include: ['test/**/*.test.mjs'],
+    globalSetup: ['test/global-setup.mjs'],
     reporters: ['default', 'json'],
     outputFile: { json: '.vitest-results.json' },
     testTimeout: 60_000,

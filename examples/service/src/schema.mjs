@@ -1,0 +1,115 @@
+/**
+ * The service's schema, the source of the generated migrations (`npm run db:generate` → migrations/). Queries stay
+ * plain SQL (src/app.mjs); this file only describes the tables. Constraint names are PostgreSQL's own defaults
+ * (`<table>_pkey`, `<table>_<column>_key`, `<table>_<column>_fkey`), so the generated schema is the one the
+ * hand-written 0001_init.sql made. Runs on PGlite (PostgreSQL 18, embedded) and on PostgreSQL 15+ alike.
+ */
+import { sql } from 'drizzle-orm'
+import {
+  bigint,
+  date,
+  foreignKey,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core'
+
+const timestamptz = (name) => timestamp(name, { withTimezone: true })
+
+export const accounts = pgTable('accounts', {
+  id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+  email: text('email').notNull(),
+  emailKey: text('email_key').notNull().unique('accounts_email_key_key'),
+  createdAt: timestamptz('created_at').notNull().defaultNow(),
+})
+
+/** One pending sign-in code per normalised address: a new code replaces the old one. */
+export const loginCodes = pgTable('login_codes', {
+  emailKey: text('email_key').primaryKey(),
+  email: text('email').notNull(),
+  codeHash: text('code_hash').notNull(),
+  expiresAt: timestamptz('expires_at').notNull(),
+  attempts: integer('attempts').notNull().default(0),
+})
+
+export const sessions = pgTable(
+  'sessions',
+  {
+    idHash: text('id_hash').primaryKey(),
+    accountId: uuid('account_id').notNull(),
+    csrf: text('csrf').notNull(),
+    expiresAt: timestamptz('expires_at').notNull(),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    foreignKey({ name: 'sessions_account_id_fkey', columns: [t.accountId], foreignColumns: [accounts.id] }).onDelete(
+      'cascade',
+    ),
+  ],
+)
+
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    accountId: uuid('account_id').notNull(),
+    name: text('name').notNull(),
+    prefix: text('prefix').notNull(),
+    keyHash: text('key_hash').notNull().unique('api_keys_key_hash_key'),
+    models: text('models').array(),
+    expiresAt: timestamptz('expires_at'),
+    revokedAt: timestamptz('revoked_at'),
+    lastUsedAt: timestamptz('last_used_at'),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    foreignKey({ name: 'api_keys_account_id_fkey', columns: [t.accountId], foreignColumns: [accounts.id] }).onDelete(
+      'cascade',
+    ),
+    index('api_keys_account').on(t.accountId),
+  ],
+)
+
+/** Usage as daily aggregates: one row per key, model and day, upserted per request, so pages stay fast at any volume. */
+export const usageDaily = pgTable(
+  'usage_daily',
+  {
+    accountId: uuid('account_id').notNull(),
+    keyId: uuid('key_id').notNull(),
+    model: text('model').notNull(),
+    day: date('day').notNull(),
+    requests: bigint('requests', { mode: 'number' }).notNull().default(0),
+    errors: bigint('errors', { mode: 'number' }).notNull().default(0),
+    inputTokens: bigint('input_tokens', { mode: 'number' }).notNull().default(0),
+    outputTokens: bigint('output_tokens', { mode: 'number' }).notNull().default(0),
+    cachedTokens: bigint('cached_tokens', { mode: 'number' }).notNull().default(0),
+    reasoningTokens: bigint('reasoning_tokens', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ name: 'usage_daily_pkey', columns: [t.keyId, t.model, t.day] }),
+    foreignKey({ name: 'usage_daily_account_id_fkey', columns: [t.accountId], foreignColumns: [accounts.id] }).onDelete(
+      'cascade',
+    ),
+    foreignKey({ name: 'usage_daily_key_id_fkey', columns: [t.keyId], foreignColumns: [apiKeys.id] }).onDelete(
+      'cascade',
+    ),
+    index('usage_daily_account_day').on(t.accountId, t.day),
+  ],
+)
+
+/** Fixed-window rate limits shared by every instance (they all use this database). */
+export const rateLimits = pgTable('rate_limits', {
+  bucket: text('bucket').primaryKey(),
+  windowStart: timestamptz('window_start').notNull(),
+  count: integer('count').notNull(),
+})
+
+/** Instance-wide settings (the HMAC secret for sign-in codes is made once and shared by every instance). */
+export const settings = pgTable('settings', {
+  name: text('name').primaryKey(),
+  value: text('value').notNull(),
+})
