@@ -2,45 +2,16 @@
  * The service: the web console (sign-up with an e-mail code, API keys, models, usage) and the interlingua gateway on
  * one origin. Everything belongs to an account; keys, codes and sessions are stored only as hashes.
  */
-import { AsyncLocalStorage } from 'node:async_hooks'
 import { Hono } from 'hono'
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
 import { secureHeaders } from 'hono/secure-headers'
-import { getFormat } from 'interlingua'
-import { createGateway } from 'interlingua/gateway'
+import { createGateway, refuse } from 'interlingua/gateway'
 import { codePage, css, keysPage, messagePage, modelsPage, newKeyPage, signupPage, usagePage } from './pages.mjs'
 import { emailKey, hmac, newApiKey, parseEmail, safeEqual, sha256, sixDigits, token } from './security.mjs'
 
 const codeTtlMs = 10 * 60_000
 const sessionTtlMs = 7 * 24 * 3_600_000
 const maxAttempts = 5
-
-/** Which wire format a gateway path speaks (for errors the service answers itself). */
-function formatOfPath(path) {
-  if (/\/v1\/chat\/completions$|\/v1\/models/.test(path) && !/:/.test(path)) return 'chat-completions'
-  if (/\/v1\/messages/.test(path)) return 'messages'
-  if (/\/v1\/responses/.test(path)) return 'responses'
-  return 'content-generation'
-}
-
-function nativeError(format, code, status, message, retryAfter) {
-  const encoded = getFormat(format).encodeError({ code, status, message })
-  const headers = { 'content-type': 'application/json' }
-  if (retryAfter) headers['retry-after'] = String(retryAfter)
-  return new Response(JSON.stringify(encoded.body), { status: encoded.status, headers })
-}
-
-function extractKey(request, url) {
-  const auth = request.headers.get('authorization')
-  const bearer = auth && /^Bearer\s+(.+)$/i.exec(auth.trim())
-  return (
-    bearer?.[1]?.trim() ??
-    request.headers.get('x-api-key') ??
-    request.headers.get('x-goog-api-key') ??
-    url.searchParams.get('key') ??
-    undefined
-  )
-}
 
 /**
  * @param {{ db: any, mailer: { send: (to: string, code: string) => Promise<void>, logged: boolean },
@@ -73,9 +44,8 @@ export async function createService(config) {
   }
 
   // ── the gateway ───────────────────────────────────────────────────────────────────────────────────────────────
-  const current = new AsyncLocalStorage()
-  const pendingStreams = new Map()
-  async function record(keyRow, event) {
+  /** One request's usage, added to its key's row for the day (errors counted, tokens summed). */
+  async function record(caller, event) {
     const usage = event.usage ?? {}
     await db.query(
       `INSERT INTO usage_daily (account_id, key_id, model, day, requests, errors, input_tokens, output_tokens, cached_tokens, reasoning_tokens)
@@ -84,8 +54,8 @@ export async function createService(config) {
          input_tokens = usage_daily.input_tokens + excluded.input_tokens, output_tokens = usage_daily.output_tokens + excluded.output_tokens,
          cached_tokens = usage_daily.cached_tokens + excluded.cached_tokens, reasoning_tokens = usage_daily.reasoning_tokens + excluded.reasoning_tokens`,
       [
-        keyRow.account_id,
-        keyRow.id,
+        caller.accountId,
+        caller.id,
         event.model ?? 'unknown',
         event.status >= 400 || event.error ? 1 : 0,
         usage.inputTokens ?? 0,
@@ -97,54 +67,29 @@ export async function createService(config) {
   }
   const gateway = createGateway({
     ...config.gatewayOptions,
-    // The key was checked (and its row loaded) before the gateway runs: see `gatewayFetch`.
-    authenticate: async () => current.getStore()?.key !== undefined,
-    onResponse(event) {
-      // JSON answers end inside the request's context; streams end later, after the handler returned.
-      const key = current.getStore()?.key ?? pendingStreams.get(event.requestId)
-      pendingStreams.delete(event.requestId)
-      if (key) record(key, event).catch((error) => console.error('[service] usage not recorded:', error.message))
-    },
-  })
-
-  async function gatewayFetch(request) {
-    const url = new URL(request.url)
-    const format = formatOfPath(url.pathname)
-    const presented = extractKey(request, url)
-    let key
-    if (presented?.startsWith('il-')) {
-      const rows = await db.query(
+    /**
+     * The key (from Bearer, x-api-key, x-goog-api-key or ?key=) → its caller: the key's row id, its account and its
+     * model allow-list, which the gateway enforces (403) and applies to model listings. Unknown, revoked or expired
+     * keys are 401; a key over its rate limit is a 429 with retry-after — each in the client's format.
+     */
+    async authenticate(presented) {
+      if (!presented.startsWith('il-')) return false
+      const [key] = await db.query(
         `UPDATE api_keys SET last_used_at = now() WHERE key_hash = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())
          RETURNING id, account_id, models`,
         [sha256(presented)],
       )
-      key = rows[0]
-    }
-    if (key) {
+      if (!key) return false
       const wait = await limited(`key:${key.id}`, keyLimit)
-      if (wait) return nativeError(format, 'rate-limit', 429, 'This key is over its rate limit', wait)
-      if (key.models?.length && request.method === 'POST') {
-        const model = await modelOf(request.clone(), url)
-        if (model && !key.models.includes(model))
-          return nativeError(format, 'permission', 403, `This key may not use the model "${model}"`)
-      }
-    }
-    const response = await current.run({ key }, () => gateway.fetch(request))
-    const id = response.headers.get('x-request-id')
-    if (key && id && response.headers.get('content-type')?.includes('text/event-stream')) pendingStreams.set(id, key)
-    return response
-  }
-
-  async function modelOf(request, url) {
-    const gemini = /\/models\/([^/:]+):/.exec(url.pathname)
-    if (gemini) return decodeURIComponent(gemini[1])
-    try {
-      const body = await request.json()
-      return typeof body?.model === 'string' ? body.model : undefined
-    } catch {
-      return undefined
-    }
-  }
+      if (wait) return refuse('rate-limit', { retryAfter: wait, message: 'This key is over its rate limit' })
+      return { id: key.id, accountId: key.account_id, ...(key.models?.length ? { models: key.models } : {}) }
+    },
+    // Once per request, when its answer (a stream included) has ended, with the caller and the usage.
+    onResponse(event) {
+      if (event.caller)
+        record(event.caller, event).catch((error) => console.error('[service] usage not recorded:', error.message))
+    },
+  })
 
   // ── the console ───────────────────────────────────────────────────────────────────────────────────────────────
   const app = new Hono()
@@ -395,7 +340,7 @@ export async function createService(config) {
   })
 
   // Everything the gateway serves (all four wire formats), on the same origin.
-  for (const prefix of ['/v1/*', '/v1beta/*', '/v1alpha/*']) app.all(prefix, (c) => gatewayFetch(c.req.raw))
+  for (const prefix of ['/v1/*', '/v1beta/*', '/v1alpha/*']) app.all(prefix, (c) => gateway.fetch(c.req.raw))
 
   return { fetch: app.fetch, codeTtlMs }
 }
