@@ -15,7 +15,7 @@ const maxAttempts = 5
 
 /**
  * @param {{ db: any, mailer: { send: (to: string, code: string) => Promise<void>, logged: boolean },
- *   gatewayOptions: import('interlingua').GatewayOptions, models: Array<{id: string, format: string, supports: string}>,
+ *   gatewayOptions: import('interlingua/gateway').GatewayOptions, models: Array<{id: string, format: string, supports: string}>,
  *   publicUrl: string, keyRateLimit?: number }} config
  */
 export async function createService(config) {

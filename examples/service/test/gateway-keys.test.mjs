@@ -3,9 +3,6 @@
  * filtered listings), its rate limit (429 with retry-after in each client format), and usage recorded from the
  * gateway's `onResponse` — for a passthrough stream too (a chat-completions upstream, itself a local mock gateway).
  */
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import Anthropic from '@anthropic-ai/sdk'
 import { GoogleGenAI } from '@google/genai'
 import { serve } from '@hono/node-server'
@@ -15,146 +12,149 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createService } from '../src/app.mjs'
 import { openDatabase } from '../src/db.mjs'
 import { newApiKey, sha256 } from '../src/security.mjs'
+import { testDatabase, testDatabases } from './support/databases.mjs'
 
-let server, upstream, db, base, dataDir, accountId
+describe.each(testDatabases())('on %s', (kind) => {
+  let server, upstream, db, base, database, accountId
 
-function listen(fetch) {
-  return new Promise((resolve) => {
-    const running = serve({ fetch, hostname: '127.0.0.1', port: 0 }, (info) =>
-      resolve({ running, url: `http://127.0.0.1:${info.port}` }),
-    )
-  })
-}
-
-/** A key row for the test account, as the keys page makes it (only the hash stored). */
-async function makeKey(models = null) {
-  const key = newApiKey()
-  await db.query('INSERT INTO api_keys (account_id, name, prefix, key_hash, models) VALUES ($1, $2, $3, $4, $5)', [
-    accountId,
-    'test',
-    key.slice(0, 10),
-    sha256(key),
-    models,
-  ])
-  return key
-}
-
-beforeAll(async () => {
-  // The upstreams: one mock-model gateway speaking every format.
-  const mock = createGateway()
-  const up = await listen((request) => mock.fetch(request))
-  upstream = up.running
-  dataDir = mkdtempSync(join(tmpdir(), 'interlingua-service-keys-'))
-  db = await openDatabase({ dataDir })
-  ;[{ id: accountId }] = await db.query(
-    `INSERT INTO accounts (email, email_key) VALUES ('keys@example.com', 'keys@example.com') RETURNING id`,
-  )
-  let service
-  const app = await listen((request) => service.fetch(request))
-  server = app.running
-  base = app.url
-  service = await createService({
-    db,
-    mailer: { send: async () => {}, logged: true },
-    gatewayOptions: {
-      upstreams: {
-        openai: { format: 'chat-completions', baseURL: `${up.url}/v1`, apiKey: 'upstream-key' },
-        anthropic: { format: 'messages', baseURL: up.url, apiKey: 'upstream-key' },
-      },
-      models: { 'gpt-x': { upstream: 'openai' }, 'claude-x': { upstream: 'anthropic' } },
-    },
-    models: [
-      { id: 'gpt-x', format: 'chat-completions', supports: 'all' },
-      { id: 'claude-x', format: 'messages', supports: 'all' },
-    ],
-    publicUrl: base,
-    keyRateLimit: 5,
-  })
-})
-afterAll(async () => {
-  await new Promise((resolve) => server?.close(resolve))
-  await new Promise((resolve) => upstream?.close(resolve))
-  await db?.close()
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true })
-})
-
-const openai = (apiKey) => new OpenAI({ apiKey, baseURL: `${base}/v1`, maxRetries: 0 })
-const anthropic = (apiKey) => new Anthropic({ apiKey, baseURL: base, maxRetries: 0 })
-const gemini = (apiKey) => new GoogleGenAI({ apiKey, httpOptions: { baseUrl: base } })
-const usageRows = () =>
-  db.query(
-    `SELECT model, sum(requests)::int AS requests, sum(errors)::int AS errors, sum(input_tokens)::int AS input_tokens,
-       sum(output_tokens)::int AS output_tokens FROM usage_daily WHERE account_id = $1 GROUP BY model ORDER BY model`,
-    [accountId],
-  )
-
-describe('a key at the gateway', () => {
-  it('with an allow-list: listings show only its models, another model is a permission error', async () => {
-    const key = await makeKey(['gpt-x'])
-    const ids = []
-    for await (const model of openai(key).models.list()) ids.push(model.id)
-    expect(ids).toEqual(['gpt-x'])
-    const error = await anthropic(key)
-      .messages.create({ model: 'claude-x', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] })
-      .catch((e) => e)
-    expect(error).toBeInstanceOf(Anthropic.PermissionDeniedError)
-    expect(error.error.error.type).toBe('permission_error')
-  })
-
-  it('usage is recorded from onResponse: a passthrough stream, a translated answer, an error', async () => {
-    await db.query('DELETE FROM usage_daily WHERE account_id = $1', [accountId])
-    const key = await makeKey(['gpt-x'])
-    const stream = await openai(key).chat.completions.create({
-      model: 'gpt-x',
-      stream: true,
-      stream_options: { include_usage: true },
-      messages: [{ role: 'user', content: 'Say hello' }],
+  function listen(fetch) {
+    return new Promise((resolve) => {
+      const running = serve({ fetch, hostname: '127.0.0.1', port: 0 }, (info) =>
+        resolve({ running, url: `http://127.0.0.1:${info.port}` }),
+      )
     })
-    let streamed
-    for await (const chunk of stream) if (chunk.usage) streamed = chunk.usage
-    const open = await makeKey()
-    const message = await anthropic(open).messages.create({
-      model: 'gpt-x',
-      max_tokens: 100,
-      messages: [{ role: 'user', content: 'hi' }],
-    })
-    await anthropic(key)
-      .messages.create({ model: 'claude-x', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] })
-      .catch(() => {})
-    await expect.poll(async () => (await usageRows()).reduce((n, row) => n + row.requests, 0)).toBe(3)
-    expect(await usageRows()).toEqual([
-      { model: 'claude-x', requests: 1, errors: 1, input_tokens: 0, output_tokens: 0 },
-      {
-        model: 'gpt-x',
-        requests: 2,
-        errors: 0,
-        input_tokens: streamed.prompt_tokens + message.usage.input_tokens,
-        output_tokens: streamed.completion_tokens + message.usage.output_tokens,
-      },
+  }
+
+  /** A key row for the test account, as the keys page makes it (only the hash stored). */
+  async function makeKey(models = null) {
+    const key = newApiKey()
+    await db.query('INSERT INTO api_keys (account_id, name, prefix, key_hash, models) VALUES ($1, $2, $3, $4, $5)', [
+      accountId,
+      'test',
+      key.slice(0, 10),
+      sha256(key),
+      models,
     ])
-    expect(streamed.prompt_tokens).toBeGreaterThan(0)
+    return key
+  }
+
+  beforeAll(async () => {
+    // The upstreams: one mock-model gateway speaking every format.
+    const mock = createGateway()
+    const up = await listen((request) => mock.fetch(request))
+    upstream = up.running
+    database = await testDatabase(kind)
+    db = await openDatabase(database.config)
+    ;[{ id: accountId }] = await db.query(
+      `INSERT INTO accounts (email, email_key) VALUES ('keys@example.com', 'keys@example.com') RETURNING id`,
+    )
+    let service
+    const app = await listen((request) => service.fetch(request))
+    server = app.running
+    base = app.url
+    service = await createService({
+      db,
+      mailer: { send: async () => {}, logged: true },
+      gatewayOptions: {
+        upstreams: {
+          openai: { format: 'chat-completions', baseURL: `${up.url}/v1`, apiKey: 'upstream-key' },
+          anthropic: { format: 'messages', baseURL: up.url, apiKey: 'upstream-key' },
+        },
+        models: { 'gpt-x': { upstream: 'openai' }, 'claude-x': { upstream: 'anthropic' } },
+      },
+      models: [
+        { id: 'gpt-x', format: 'chat-completions', supports: 'all' },
+        { id: 'claude-x', format: 'messages', supports: 'all' },
+      ],
+      publicUrl: base,
+      keyRateLimit: 5,
+    })
+  })
+  afterAll(async () => {
+    await new Promise((resolve) => (server ? server.close(resolve) : resolve()))
+    await new Promise((resolve) => (upstream ? upstream.close(resolve) : resolve()))
+    await db?.close()
+    await database?.cleanup()
   })
 
-  it('over its rate limit: 429 with retry-after, in each client format', async () => {
-    const key = await makeKey()
-    for (let i = 0; i < 5; i++)
-      expect((await fetch(`${base}/v1/models`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(200)
-    const chat = await openai(key)
-      .chat.completions.create({ model: 'gpt-x', messages: [{ role: 'user', content: 'hi' }] })
-      .catch((e) => e)
-    expect(chat).toBeInstanceOf(OpenAI.RateLimitError)
-    const retryAfter = Number(chat.headers.get('retry-after'))
-    expect(retryAfter).toBeGreaterThanOrEqual(1)
-    expect(retryAfter).toBeLessThanOrEqual(60)
-    const message = await anthropic(key)
-      .messages.create({ model: 'claude-x', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] })
-      .catch((e) => e)
-    expect(message).toBeInstanceOf(Anthropic.RateLimitError)
-    expect(message.error.error.type).toBe('rate_limit_error')
-    const gen = await gemini(key)
-      .models.generateContent({ model: 'gpt-x', contents: 'hi' })
-      .catch((e) => e)
-    expect(gen.status).toBe(429)
-    expect(JSON.parse(gen.message).error.status).toBe('RESOURCE_EXHAUSTED')
+  const openai = (apiKey) => new OpenAI({ apiKey, baseURL: `${base}/v1`, maxRetries: 0 })
+  const anthropic = (apiKey) => new Anthropic({ apiKey, baseURL: base, maxRetries: 0 })
+  const gemini = (apiKey) => new GoogleGenAI({ apiKey, httpOptions: { baseUrl: base } })
+  const usageRows = () =>
+    db.query(
+      `SELECT model, sum(requests)::int AS requests, sum(errors)::int AS errors, sum(input_tokens)::int AS input_tokens,
+         sum(output_tokens)::int AS output_tokens FROM usage_daily WHERE account_id = $1 GROUP BY model ORDER BY model`,
+      [accountId],
+    )
+
+  describe('a key at the gateway', () => {
+    it('with an allow-list: listings show only its models, another model is a permission error', async () => {
+      const key = await makeKey(['gpt-x'])
+      const ids = []
+      for await (const model of openai(key).models.list()) ids.push(model.id)
+      expect(ids).toEqual(['gpt-x'])
+      const error = await anthropic(key)
+        .messages.create({ model: 'claude-x', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] })
+        .catch((e) => e)
+      expect(error).toBeInstanceOf(Anthropic.PermissionDeniedError)
+      expect(error.error.error.type).toBe('permission_error')
+    })
+
+    it('usage is recorded from onResponse: a passthrough stream, a translated answer, an error', async () => {
+      await db.query('DELETE FROM usage_daily WHERE account_id = $1', [accountId])
+      const key = await makeKey(['gpt-x'])
+      const stream = await openai(key).chat.completions.create({
+        model: 'gpt-x',
+        stream: true,
+        stream_options: { include_usage: true },
+        messages: [{ role: 'user', content: 'Say hello' }],
+      })
+      let streamed
+      for await (const chunk of stream) if (chunk.usage) streamed = chunk.usage
+      const open = await makeKey()
+      const message = await anthropic(open).messages.create({
+        model: 'gpt-x',
+        max_tokens: 100,
+        messages: [{ role: 'user', content: 'hi' }],
+      })
+      await anthropic(key)
+        .messages.create({ model: 'claude-x', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] })
+        .catch(() => {})
+      await expect.poll(async () => (await usageRows()).reduce((n, row) => n + row.requests, 0)).toBe(3)
+      expect(await usageRows()).toEqual([
+        { model: 'claude-x', requests: 1, errors: 1, input_tokens: 0, output_tokens: 0 },
+        {
+          model: 'gpt-x',
+          requests: 2,
+          errors: 0,
+          input_tokens: streamed.prompt_tokens + message.usage.input_tokens,
+          output_tokens: streamed.completion_tokens + message.usage.output_tokens,
+        },
+      ])
+      expect(streamed.prompt_tokens).toBeGreaterThan(0)
+    })
+
+    it('over its rate limit: 429 with retry-after, in each client format', async () => {
+      const key = await makeKey()
+      for (let i = 0; i < 5; i++)
+        expect((await fetch(`${base}/v1/models`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(200)
+      const chat = await openai(key)
+        .chat.completions.create({ model: 'gpt-x', messages: [{ role: 'user', content: 'hi' }] })
+        .catch((e) => e)
+      expect(chat).toBeInstanceOf(OpenAI.RateLimitError)
+      const retryAfter = Number(chat.headers.get('retry-after'))
+      expect(retryAfter).toBeGreaterThanOrEqual(1)
+      expect(retryAfter).toBeLessThanOrEqual(60)
+      const message = await anthropic(key)
+        .messages.create({ model: 'claude-x', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] })
+        .catch((e) => e)
+      expect(message).toBeInstanceOf(Anthropic.RateLimitError)
+      expect(message.error.error.type).toBe('rate_limit_error')
+      const gen = await gemini(key)
+        .models.generateContent({ model: 'gpt-x', contents: 'hi' })
+        .catch((e) => e)
+      expect(gen.status).toBe(429)
+      expect(JSON.parse(gen.message).error.status).toBe('RESOURCE_EXHAUSTED')
+    })
   })
 })
