@@ -1,0 +1,68 @@
+/**
+ * The service as a separate process (`node server.mjs`), the way it is deployed: env PORT, DATABASE_URL or DATA_DIR,
+ * SMTP_URL…; no upstream keys from the caller's environment (the embedded mock model serves every model).
+ *
+ *   const a = await startService({ DATABASE_URL, SMTP_URL })   // { base, pid, output(), stop() }
+ */
+import { spawn } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import { freePort } from './postgres.mjs'
+
+const serviceDir = fileURLToPath(new URL('../..', import.meta.url))
+
+export async function startService(env, { timeoutMs = 60_000 } = {}) {
+  const port = await freePort()
+  const clean = Object.fromEntries(
+    Object.entries(process.env).filter(
+      ([name]) => !/_API_KEY$|_BASE_URL$|^DATABASE_URL$|^DATA_DIR$|^SMTP_URL$/.test(name),
+    ),
+  )
+  const started = Date.now()
+  const child = spawn(process.execPath, ['server.mjs'], {
+    cwd: serviceDir,
+    env: { ...clean, HOST: '127.0.0.1', PORT: String(port), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let output = ''
+  child.stdout.on('data', (chunk) => {
+    output += chunk
+  })
+  child.stderr.on('data', (chunk) => {
+    output += chunk
+  })
+  const exited = new Promise((resolve) => child.once('exit', resolve))
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM')
+    const timer = setTimeout(() => child.kill('SIGKILL'), 5_000)
+    await exited
+    clearTimeout(timer)
+  }
+  try {
+    await new Promise((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new Error(`the service did not start in ${timeoutMs} ms:\n${output}`)),
+        timeoutMs,
+      )
+      child.stdout.on('data', () => {
+        if (/listening on http/.test(output)) {
+          clearTimeout(timer)
+          resolve()
+        }
+      })
+      child.once('exit', (code, signal) => {
+        clearTimeout(timer)
+        reject(new Error(`the service exited (${code ?? signal}) before listening:\n${output}`))
+      })
+    })
+  } catch (error) {
+    await stop()
+    throw error
+  }
+  return {
+    base: `http://127.0.0.1:${port}`,
+    pid: child.pid,
+    startMs: Date.now() - started,
+    output: () => output,
+    stop,
+  }
+}
