@@ -99,14 +99,18 @@ describe.each<Transport>(['node adapter (node:http upstream)', 'fetch'])('%s', (
     )
   })
 
-  it.each(['stall-first', 'stall-mid'] as const)(
-    'passthrough (%s): the in-stream timeout error, then a clean end',
-    async (mode) => {
-      const { status, text } = await call(transport, mode, 'chat-completions')
-      expect(status).toBe(200)
-      if (mode === 'stall-mid') expect(text.startsWith(firstChunk)).toBe(true)
-      expect(text).toContain('sent nothing for 150 ms')
-      expect(text).toContain('"code":"timeout"')
-    },
-  )
+  it('passthrough, stalled before the first byte: 504 in the client format (nothing was committed yet)', async () => {
+    const { status, text } = await call(transport, 'stall-first', 'chat-completions')
+    expect(status).toBe(504)
+    expect(JSON.parse(text).error).toMatchObject({ type: 'server_error', code: 'timeout' })
+    expect(text).toContain('sent nothing for 150 ms')
+  })
+
+  it('passthrough, stalled mid-stream: the in-stream timeout error, then a clean end', async () => {
+    const { status, text } = await call(transport, 'stall-mid', 'chat-completions')
+    expect(status).toBe(200)
+    expect(text.startsWith(firstChunk)).toBe(true)
+    expect(text).toContain('sent nothing for 150 ms')
+    expect(text).toContain('"code":"timeout"')
+  })
 })

@@ -159,7 +159,7 @@ export async function forward(exchange: Exchange, input: ForwardInput): Promise<
       result = await passthroughAnswer(answer, stream, relay, () => {
         exchange.error = watched?.timedOut ? 'timeout' : 'upstream'
         return inStreamErrorText(format, watched?.timedOut ? idleFailure(resolved.name, options) : streamFailure)
-      })
+      }, format)
       // Usage for onResponse, read from the forwarded bytes (not decoded, not re-encoded) only when someone listens.
       if (options.onResponse && route.kind === 'generate') {
         tapPassthroughUsage(result, format.usageField, (usage) => {
@@ -189,6 +189,12 @@ export async function forward(exchange: Exchange, input: ForwardInput): Promise<
       Object.assign(result.headers, exchange.headers)
     }
   } catch (error) {
+    if (watched?.timedOut) {
+      // The idle timeout before the first byte of a stream: nothing was sent yet, so a 504 in the client's format.
+      release()
+      exchange.error = 'timeout'
+      return errorResult(format, idleFailure(resolved.name, options), exchange.headers)
+    }
     if (InterlinguaError.isInstance(error) && !timedOut && !handle.cancelled) {
       release()
       throw error

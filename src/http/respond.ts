@@ -223,13 +223,10 @@ export function respondWithResponse(
 /** An upstream error (HTTP, or an `{error}` body with 200) → the client's format, status and retry hints kept, keys masked. */
 function translateError(
   answer: UpstreamAnswer,
-  body: unknown,
-  status: number,
-  source: Format,
+  info: ir.ErrorInfo,
   target: Format,
   options: RespondOptions,
 ): ExchangeResult {
-  const info = source.decodeError(status, body)
   info.message = maskSecrets(info.message, options.secrets)
   const retryAfter = Number(answer.header('retry-after'))
   if (info.retryAfter === undefined && Number.isFinite(retryAfter) && retryAfter >= 0) info.retryAfter = retryAfter
@@ -260,7 +257,9 @@ export async function translateAnswer(
     }
   }
   if (answer.status < 200 || answer.status > 299) {
-    return translateError(answer, parseJson(text), answer.status, source, target, options)
+    const body = parseJson(text)
+    const info = isJsonObject(body) ? source.decodeError(answer.status, body) : opaqueErrorInfo(source, answer, text)
+    return translateError(answer, info, target, options)
   }
   const stream = options.stream ?? sse
   if (sse) return respondWithEvents(ssePuller(answer, source), target, { ...options, stream }, headers)
@@ -268,7 +267,7 @@ export async function translateAnswer(
   if (isErrorBody(body)) {
     const code = body.error.code
     const status = typeof code === 'number' && code >= 400 && code <= 599 ? code : 502
-    return translateError(answer, body, status, source, target, options)
+    return translateError(answer, source.decodeError(status, body), target, options)
   }
   let decoded: ReturnType<Format['decodeResponse']>
   try {
@@ -312,15 +311,21 @@ export function bytesSource(
   answer: UpstreamAnswer,
   failure: () => string | Uint8Array | undefined,
   sse = false,
+  first?: { chunk: Uint8Array | undefined },
 ): ChunkSource {
   let done = false
   let pending: Uint8Array | undefined
+  let primed = first
   return {
     async next() {
       if (done) return undefined
       try {
         for (;;) {
-          const chunk = await answer.next()
+          let chunk: Uint8Array | undefined
+          if (primed) {
+            chunk = primed.chunk
+            primed = undefined
+          } else chunk = await answer.next()
           if (chunk === undefined) {
             done = true
             return pending
@@ -347,24 +352,55 @@ export function bytesSource(
 }
 
 /**
+ * An upstream error body that is not JSON (a proxy's HTML page, plain text): an error of its status in `source`'s
+ * terms, with the text as message only when it is short plain text — never markup.
+ */
+function opaqueErrorInfo(source: Format, answer: UpstreamAnswer, text: string): ir.ErrorInfo {
+  const info = source.decodeError(answer.status, undefined)
+  const plain = text.trim()
+  const type = (answer.header('content-type') ?? '').split(';')[0]?.trim()
+  info.message =
+    plain !== '' && plain.length <= 300 && !plain.startsWith('<')
+      ? plain
+      : `The upstream answered HTTP ${answer.status}${type ? ` with a ${type} body` : ''}`
+  return info
+}
+
+function isJsonObject(body: unknown): boolean {
+  return typeof body === 'object' && body !== null
+}
+
+/**
  * Same format: the upstream's answer untouched (policy 1), with allow-listed headers. A stream is forwarded chunk by
- * chunk; a JSON body is read whole (it is one document) and sent as is; an error body has key-shaped text masked.
+ * chunk, once its first bytes are in (so a stall or a reset before them is a 504/502, not a 200 with an error frame);
+ * a JSON body is read whole (it is one document) and sent as is; an error body has key-shaped text masked, and one
+ * that is not JSON (a proxy's HTML page) becomes `format`'s native error of the same status.
  */
 export async function passthroughAnswer(
   answer: UpstreamAnswer,
   stream: boolean,
   options: Pick<RespondOptions, 'secrets' | 'relayHeaders' | 'maxResponseBytes'>,
   failure: () => string | Uint8Array | undefined,
+  format?: Format,
 ): Promise<ExchangeResult> {
   const headers = keptHeaders(answer, true, options.relayHeaders)
   const ok = answer.status >= 200 && answer.status < 300
   if (stream && ok) {
     const sse = (answer.header('content-type') ?? '').includes('text/event-stream')
-    return { status: answer.status, headers, body: bytesSource(answer, failure, sse) }
+    // Throws (timeout, reset) before anything is committed to the client.
+    const chunk = await answer.next()
+    return { status: answer.status, headers, body: bytesSource(answer, failure, sse, { chunk }) }
   }
   // Beyond the cap: InterlinguaError 502, answered in the client's format by the gateway.
   const text = await readAnswerText(answer, options.maxResponseBytes)
-  return { status: answer.status, headers, body: ok ? text : maskSecrets(text, options.secrets) }
+  if (ok) return { status: answer.status, headers, body: text }
+  if (format && !isJsonObject(parseJson(text))) {
+    const info = opaqueErrorInfo(format, answer, text)
+    info.message = maskSecrets(info.message, options.secrets)
+    const kept = keptHeaders(answer)
+    return errorResult(format, info, kept)
+  }
+  return { status: answer.status, headers, body: maskSecrets(text, options.secrets) }
 }
 
 /** The in-stream error frame bytes of a format (used after passthrough bytes, where no encoder runs). */
