@@ -156,10 +156,16 @@ export async function forward(exchange: Exchange, input: ForwardInput): Promise<
   let result: ExchangeResult
   try {
     if (sameFormat) {
-      result = await passthroughAnswer(answer, stream, relay, () => {
-        exchange.error = watched?.timedOut ? 'timeout' : 'upstream'
-        return inStreamErrorText(format, watched?.timedOut ? idleFailure(resolved.name, options) : streamFailure)
-      }, format)
+      result = await passthroughAnswer(
+        answer,
+        stream,
+        relay,
+        () => {
+          exchange.error = watched?.timedOut ? 'timeout' : 'upstream'
+          return inStreamErrorText(format, watched?.timedOut ? idleFailure(resolved.name, options) : streamFailure)
+        },
+        format,
+      )
       // Usage for onResponse, read from the forwarded bytes (not decoded, not re-encoded) only when someone listens.
       if (options.onResponse && route.kind === 'generate') {
         tapPassthroughUsage(result, format.usageField, (usage) => {

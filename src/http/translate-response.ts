@@ -60,7 +60,8 @@ export async function translateResponse(response: Response, options: TranslateRe
   }
   const answer = answerOfResponse(response, handle)
   if (options.from === options.to) {
-    if (!response.ok) return responseOfResult(await passthroughAnswer(answer, false, options, () => undefined, getFormat(options.to)))
+    if (!response.ok)
+      return responseOfResult(await passthroughAnswer(answer, false, options, () => undefined, getFormat(options.to)))
     const headers = keptHeaders(answer, true, options.relayHeaders)
     return new Response(response.body, { status: response.status, statusText: response.statusText, headers })
   }

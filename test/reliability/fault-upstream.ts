@@ -214,7 +214,8 @@ export async function startFaultUpstream(): Promise<FaultUpstream> {
       return
     }
     if (fault.startsWith('reset-')) {
-      const at = !sse || fault === 'reset-mid-body' ? text.length >> 1 : fault === 'reset-mid-event' ? midEvent : betweenEvents
+      const at =
+        !sse || fault === 'reset-mid-body' ? text.length >> 1 : fault === 'reset-mid-event' ? midEvent : betweenEvents
       cutAt(at)
       later(20, () => req.socket.resetAndDestroy())
       return

@@ -141,7 +141,8 @@ function expectNativeError(format: FormatId, status: number, text: string): void
   }
   const type = format === 'content-generation' ? body.error.status : body.error.type
   expect(type).toBe(errorTypes[status]?.[format])
-  if (status === 504 && format !== 'messages' && format !== 'content-generation') expect(body.error.code).toBe('timeout')
+  if (status === 504 && format !== 'messages' && format !== 'content-generation')
+    expect(body.error.code).toBe('timeout')
   expect(text).not.toMatch(/<html|upstream-secret-key/i)
 }
 
@@ -251,7 +252,7 @@ afterAll(async () => {
 })
 
 function check(outcome: Outcome, want: Expected, pair: Pair, fault: Fault, stream: boolean): void {
-  const context = `${outcome.status} ${outcome.failure ?? ""} ${outcome.text.slice(0, 200)} … ${outcome.text.slice(-300)}`
+  const context = `${outcome.status} ${outcome.failure ?? ''} ${outcome.text.slice(0, 200)} … ${outcome.text.slice(-300)}`
   expect(outcome.failure, context).toBeUndefined()
   expect(outcome.elapsed).toBeLessThan(endWithinMs)
   const format = pair.client
