@@ -108,6 +108,9 @@ export async function createService(config) {
         frameAncestors: ["'none'"],
         baseUri: ["'none'"],
       },
+      // Not the default `no-referrer`: under it browsers send `Origin: null` on form posts, and the CSRF check below
+      // would refuse the site's own forms. `same-origin` still sends nothing to other sites.
+      referrerPolicy: 'same-origin',
     }),
   )
   app.get('/static/style.css', (c) =>
@@ -288,8 +291,18 @@ export async function createService(config) {
       .map((m) => m.trim())
       .filter(Boolean)
     const expires = String(form.expires ?? '').trim()
-    const flash = (text) =>
-      c.html(keysPage({ account, csrf: account.csrf, keys: [], models: modelIds, flash: { kind: 'error', text } }), 400)
+    const flash = async (text) =>
+      c.html(
+        keysPage({
+          account,
+          csrf: account.csrf,
+          keys: await listKeys(account.id),
+          models: modelIds,
+          flash: { kind: 'error', text },
+          values: { name, expires, models: models.join(', ') },
+        }),
+        400,
+      )
     if (!name) return flash('A key needs a name.')
     if (expires && (!/^\d{4}-\d{2}-\d{2}$/.test(expires) || new Date(`${expires}T23:59:59Z`) < new Date()))
       return flash('The expiry must be a future date.')
@@ -306,7 +319,7 @@ export async function createService(config) {
       ],
     )
     c.header('cache-control', 'no-store')
-    return c.html(newKeyPage({ account, csrf: account.csrf, name, key, publicUrl }))
+    return c.html(newKeyPage({ account, csrf: account.csrf, name, key, publicUrl, model: models[0] ?? modelIds[0] }))
   })
   app.post('/keys/:id/revoke', async (c) => {
     const account = c.get('account')
