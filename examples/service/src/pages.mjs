@@ -119,7 +119,7 @@ input.key{font-family:var(--mono);font-size:15px;padding:13px 14px;background:#f
 .snippets{display:grid;gap:16px}
 .snippet{border:1px solid #1e2640;border-radius:10px;overflow:hidden;background:var(--code-bg)}
 .snippet .label{display:flex;justify-content:space-between;gap:12px;padding:8px 14px;background:#161e33;color:#aeb8d6;font-size:12px;font-weight:600;letter-spacing:.03em}
-.snippet .label span{color:#6f7aa0;font-weight:500}
+.snippet .label span{color:#6f7aa0;font-weight:500;white-space:nowrap}
 .snippet pre{margin:0;padding:14px;color:var(--code-ink);overflow-x:auto;line-height:1.6;user-select:all}
 .urls{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:10px 24px;margin:0;font-size:14px}
 .urls dt{color:var(--muted)}.urls dd{margin:0}
@@ -147,7 +147,11 @@ input.key{font-family:var(--mono);font-size:15px;padding:13px 14px;background:#f
   .table td::before{content:attr(data-label);flex:none;text-align:left;font-size:12px;font-weight:600;text-transform:uppercase;letter-spacing:.05em;color:var(--muted)}
   .table td.first{font-size:15px}
   .table td.end{justify-content:flex-end}.table td.end::before{content:none}
+  .table td.end:empty{display:none}.table tr td:has(+ td.end:empty){border-bottom:0}
   .table td.end form{width:100%}.table td.end button{width:100%;padding:9px}
+  .secret{padding:16px 12px}
+  input.key{font-size:11px;padding:12px 8px;letter-spacing:0}
+  .snippet pre{font-size:12px;white-space:pre-wrap;overflow-wrap:anywhere}
   .urls{grid-template-columns:minmax(0,1fr);gap:2px}.urls dd{margin-bottom:10px}
 }
 `
@@ -242,7 +246,7 @@ export function newKeyPage({ account, csrf, name, key, publicUrl, model = 'inter
     html`<div class="head"><h1>Your new key “${name}”</h1><p class="lead">Store it in your server’s secrets, for example as <code>INTERLINGUA_KEY</code>.</p></div>
 <section class="card secret" aria-labelledby="keylabel"><p class="warn">Copy it now. It is shown this once; afterwards the console shows only its first characters.</p>
 <label id="keylabel" for="key">API key</label><input id="key" class="key" name="key" value="${key}" readonly spellcheck="false" autocomplete="off">
-<p class="meta"><span>Prefix <b><code>${key.slice(0, 10)}…</code></b></span><span>Works with <b>all models</b> the key allows</span><span>Base URL <b><code>${publicUrl}</code></b></span></p>
+<p class="meta"><span>Prefix <b><code>${key.slice(0, 10)}…</code></b></span><span>Base URL <b><code>${publicUrl}</code></b></span></p>
 <div class="actions"><a class="button" href="/keys">I have copied it</a></div></section>
 <section class="card" aria-labelledby="use"><div class="card-head"><h2 id="use">Use it</h2><p>Any of the official SDKs, pointed at this service.</p></div>
 <div class="snippets">
@@ -251,7 +255,10 @@ ${snippet(
   'Node.js · openai',
   `import OpenAI from 'openai'
 
-const client = new OpenAI({ baseURL: '${publicUrl}/v1', apiKey: process.env.INTERLINGUA_KEY })
+const client = new OpenAI({
+  baseURL: '${publicUrl}/v1',
+  apiKey: process.env.INTERLINGUA_KEY,
+})
 const answer = await client.chat.completions.create({
   model: '${model}',
   messages: [{ role: 'user', content: 'Hello' }],
@@ -262,7 +269,10 @@ ${snippet(
   'Node.js · @anthropic-ai/sdk',
   `import Anthropic from '@anthropic-ai/sdk'
 
-const client = new Anthropic({ baseURL: '${publicUrl}', apiKey: process.env.INTERLINGUA_KEY })
+const client = new Anthropic({
+  baseURL: '${publicUrl}',
+  apiKey: process.env.INTERLINGUA_KEY,
+})
 const message = await client.messages.create({
   model: '${model}',
   max_tokens: 1024,
@@ -274,14 +284,21 @@ ${snippet(
   'Node.js · @google/genai',
   `import { GoogleGenAI } from '@google/genai'
 
-const ai = new GoogleGenAI({ apiKey: process.env.INTERLINGUA_KEY, httpOptions: { baseUrl: '${publicUrl}' } })
-const answer = await ai.models.generateContent({ model: '${model}', contents: 'Hello' })`,
+const ai = new GoogleGenAI({
+  apiKey: process.env.INTERLINGUA_KEY,
+  httpOptions: { baseUrl: '${publicUrl}' },
+})
+const answer = await ai.models.generateContent({
+  model: '${model}',
+  contents: 'Hello',
+})`,
 )}
 ${snippet(
   'HTTP',
   'curl',
   `curl ${publicUrl}/v1/chat/completions \\
-  -H "Authorization: Bearer $INTERLINGUA_KEY" -H "Content-Type: application/json" \\
+  -H "Authorization: Bearer $INTERLINGUA_KEY" \\
+  -H "Content-Type: application/json" \\
   -d '{"model":"${model}","messages":[{"role":"user","content":"Hello"}]}'`,
 )}
 </div></section>`,
