@@ -331,7 +331,9 @@ export function usagePage({ account, csrf, rows, totals }) {
         ? html`<div class="empty"><b>No requests yet</b><p>Requests made with your keys show up here within seconds.</p></div>`
         : html`<table class="table"><thead><tr><th>Day</th><th>Key</th><th>Model</th><th class="num">Requests</th><th class="num">Errors</th><th class="num">Input</th><th class="num">Output</th><th class="num">Cached</th><th class="num">Reasoning</th></tr></thead><tbody>
 ${rows.map(
-  (r) => html`<tr><td class="first" data-label="Day">${String(r.day instanceof Date ? r.day.toISOString() : r.day).slice(0, 10)}</td><td data-label="Key"><span class="name">${r.key_name}</span></td><td data-label="Model"><code>${r.model}</code></td>
+  (
+    r,
+  ) => html`<tr><td class="first" data-label="Day">${String(r.day instanceof Date ? r.day.toISOString() : r.day).slice(0, 10)}</td><td data-label="Key"><span class="name">${r.key_name}</span></td><td data-label="Model"><code>${r.model}</code></td>
 <td class="num" data-label="Requests">${n(r.requests)}</td><td class="num" data-label="Errors">${n(r.errors)}</td><td class="num" data-label="Input">${n(r.input_tokens)}</td>
 <td class="num" data-label="Output">${n(r.output_tokens)}</td><td class="num" data-label="Cached">${n(r.cached_tokens)}</td><td class="num" data-label="Reasoning">${n(r.reasoning_tokens)}</td></tr>`,
 )}</tbody></table>`

@@ -254,7 +254,9 @@ describe('the console in Chromium', () => {
     await shot(bob, 'keys-second-account')
 
     // Bob points his own revoke form at Alice's key id and submits it.
-    await bob.locator('form[action$="/revoke"]').evaluate((form, action) => form.setAttribute('action', action), keyAction)
+    await bob
+      .locator('form[action$="/revoke"]')
+      .evaluate((form, action) => form.setAttribute('action', action), keyAction)
     await bob.getByRole('button', { name: 'Revoke' }).click()
     await bob.waitForURL(`${base}/keys`)
     expect(await bob.getByRole('row', { name: /bob laptop/ }).innerText()).toMatch(/active/)
@@ -289,7 +291,10 @@ describe('the console in Chromium', () => {
       () => openai.responses.create({ model, input: 'hello', stream: true }),
     ]
     for (const call of openaiCalls) {
-      const error = await call().then(() => undefined, (e) => e)
+      const error = await call().then(
+        () => undefined,
+        (e) => e,
+      )
       expect(error).toBeInstanceOf(OpenAI.AuthenticationError)
       expect(error.status).toBe(401)
     }
@@ -306,7 +311,10 @@ describe('the console in Chromium', () => {
       () => gemini.models.generateContent({ model, contents: 'hello' }),
       () => gemini.models.generateContentStream({ model, contents: 'hello' }),
     ]) {
-      const error = await call().then(() => undefined, (e) => e)
+      const error = await call().then(
+        () => undefined,
+        (e) => e,
+      )
       expect(error).toBeInstanceOf(ApiError)
       expect(error.status).toBe(401)
       expect(error.message).toMatch(/UNAUTHENTICATED/)
