@@ -16,6 +16,7 @@
  * createServer(toNodeListener(createGateway())).listen(8787, '127.0.0.1')
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import { InterlinguaError } from './errors.js'
 import { getFormat } from './formats/index.js'
 import { errorInfo } from './gateway/errors.js'
 import { type ExchangeHandler, type ExchangeRuntime, exchangeHandler } from './gateway/exchange.js'
@@ -52,22 +53,54 @@ export interface NodeListenerOptions {
 
 const noBody = new Set(['GET', 'HEAD'])
 
-function readBody(req: IncomingMessage, limit: number): Promise<Buffer | undefined> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = []
-    let size = 0
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length
-      if (size > limit) {
+const tooLargeMessage = (limit: number) => `The request body is larger than ${limit} bytes`
+
+/**
+ * The request body as a pull-based stream: read only as the handler reads it (so a handler that refuses a request
+ * from its headers — a gateway checking the key — never reads the body). Beyond `limit` bytes it errors with a 413
+ * `InterlinguaError` (the gateway answers it in the client's format) and `onTooLarge` is called.
+ */
+function bodyStream(req: IncomingMessage, limit: number, onTooLarge: () => void): ReadableStream<Uint8Array> {
+  let size = 0
+  let finished = false
+  return new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        req.on('data', (chunk: Buffer) => {
+          if (finished) return
+          size += chunk.length
+          if (size > limit) {
+            finished = true
+            req.pause()
+            onTooLarge()
+            controller.error(new InterlinguaError('request-too-large', tooLargeMessage(limit)))
+            return
+          }
+          controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength))
+          if ((controller.desiredSize ?? 0) <= 0) req.pause()
+        })
+        req.on('end', () => {
+          if (finished) return
+          finished = true
+          controller.close()
+        })
+        req.on('error', (error) => {
+          if (finished) return
+          finished = true
+          controller.error(error)
+        })
         req.pause()
-        resolve(undefined)
-        return
-      }
-      chunks.push(chunk)
-    })
-    req.on('end', () => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)))
-    req.on('error', reject)
-  })
+      },
+      pull() {
+        req.resume()
+      },
+      cancel() {
+        finished = true
+      },
+    },
+    // Up to 64 KiB read ahead of the handler, then the socket is paused (backpressure).
+    { highWaterMark: 64 * 1024, size: (chunk) => chunk.byteLength },
+  )
 }
 
 /**
@@ -81,11 +114,16 @@ function withSignal(request: Request, signal: AbortSignal): Request {
   return request
 }
 
-/** Builds the Fetch `Request` for an incoming message (body buffered; `signal` aborts when the client goes away). */
+/**
+ * Builds the Fetch `Request` for an incoming message (`signal` aborts when the client goes away). The body is streamed
+ * to the handler as it reads it, not buffered first; `undefined` when the declared length is over `maxBodyBytes`, and
+ * a body that grows past it errors the handler's read (`onTooLarge` is called).
+ */
 export async function toRequest(
   req: IncomingMessage,
   signal: AbortSignal,
   maxBodyBytes = 64 * 1024 * 1024,
+  onTooLarge: () => void = () => {},
 ): Promise<Request | undefined> {
   const headers = new Headers()
   const raw = req.rawHeaders
@@ -98,9 +136,9 @@ export async function toRequest(
   const host = req.headers.host ?? '127.0.0.1'
   const url = `http://${host}${req.url ?? '/'}`
   if (noBody.has(method)) return withSignal(new Request(url, { method, headers }), signal)
-  const body = await readBody(req, maxBodyBytes)
-  if (body === undefined) return undefined
-  return withSignal(new Request(url, { method, headers, body: body as Uint8Array<ArrayBuffer> }), signal)
+  if (Number(req.headers['content-length'] ?? Number.NaN) > maxBodyBytes) return undefined
+  const body = bodyStream(req, maxBodyBytes, onTooLarge)
+  return withSignal(new Request(url, { method, headers, body, duplex: 'half' } as RequestInit), signal)
 }
 
 /** Writes a Fetch `Response` to a `ServerResponse`, honouring backpressure; cancels the body if the client leaves. */
@@ -165,33 +203,43 @@ export function toNodeListener(
   }
   const handler: FetchHandler = typeof target === 'function' ? target : (request) => target.fetch(request)
   const maxBodyBytes = options.maxBodyBytes ?? 64 * 1024 * 1024
+  /** The adapter's own 413, in the format the client most likely speaks (like the gateway's own). */
+  const refuseTooLarge = (req: IncomingMessage, res: ServerResponse) => {
+    const url = new URL(req.url ?? '/', 'http://localhost')
+    const headers = new Headers()
+    for (const name of ['anthropic-version', 'x-api-key', 'x-goog-api-key']) {
+      const value = req.headers[name]
+      if (typeof value === 'string') headers.set(name, value)
+    }
+    const info = errorInfo('request-too-large', tooLargeMessage(maxBodyBytes))
+    const encoded = getFormat(guessClientFormat(url, headers)).encodeError(info)
+    res.writeHead(encoded.status, { 'content-type': 'application/json' })
+    res.end(JSON.stringify(encoded.body))
+    req.resume()
+  }
   return (req, res) => {
     const controller = new AbortController()
     res.on('close', () => {
       if (!res.writableFinished) controller.abort()
     })
+    let tooLarge = false
     void (async () => {
       try {
-        const request = await toRequest(req, controller.signal, maxBodyBytes)
+        const request = await toRequest(req, controller.signal, maxBodyBytes, () => {
+          tooLarge = true
+        })
         if (!request) {
-          // In the format the client most likely speaks, like the gateway's own 413.
-          const url = new URL(req.url ?? '/', 'http://localhost')
-          const headers = new Headers()
-          for (const name of ['anthropic-version', 'x-api-key', 'x-goog-api-key']) {
-            const value = req.headers[name]
-            if (typeof value === 'string') headers.set(name, value)
-          }
-          const info = errorInfo('request-too-large', `The request body is larger than ${maxBodyBytes} bytes`)
-          const encoded = getFormat(guessClientFormat(url, headers)).encodeError(info)
-          res.writeHead(encoded.status, { 'content-type': 'application/json' })
-          res.end(JSON.stringify(encoded.body))
-          req.resume()
+          refuseTooLarge(req, res)
           return
         }
         const response = await handler(request)
         await writeResponse(response, res)
       } catch (error) {
         if (controller.signal.aborted) return
+        if (tooLarge && !res.headersSent) {
+          refuseTooLarge(req, res)
+          return
+        }
         onError(error)
         if (!res.headersSent) {
           res.writeHead(500, { 'content-type': 'application/json' })
