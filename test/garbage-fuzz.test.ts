@@ -8,26 +8,7 @@ import { describe, expect, it } from 'vitest'
 import { convertRequest, convertResponse } from '../src/convert.js'
 import { InterlinguaError } from '../src/errors.js'
 import { formatIds, readJson, scenarios } from './helpers/fixtures.js'
-
-type Path = Array<string | number>
-
-function paths(value: unknown, prefix: Path = [], out: Path[] = []): Path[] {
-  if (prefix.length > 0) out.push(prefix)
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) paths(value[i], [...prefix, i], out)
-  } else if (value && typeof value === 'object')
-    for (const [key, item] of Object.entries(value)) paths(item, [...prefix, key], out)
-  return out
-}
-
-function replaced(value: unknown, path: Path, replacement: unknown): unknown {
-  if (path.length === 0) return replacement
-  const [head, ...rest] = path
-  if (Array.isArray(value)) return value.map((item, i) => (i === head ? replaced(item, rest, replacement) : item))
-  const copy = { ...(value as Record<string, unknown>) }
-  copy[head as string] = replaced(copy[head as string], rest, replacement)
-  return copy
-}
+import { type Path, paths, replaced } from './helpers/mutate.js'
 
 const oddValues = fc.oneof(
   fc.constant(null),

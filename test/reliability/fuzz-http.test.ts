@@ -17,6 +17,7 @@ import type { FormatId } from '../../src/ir/index.js'
 import { toNodeListener } from '../../src/node.js'
 import { authHeaders, type Json } from '../gateway-helpers.js'
 import { formatIds, readJson, scenarios } from '../helpers/fixtures.js'
+import { type Path, paths, replaced } from '../helpers/mutate.js'
 
 const runs = Number(process.env.FUZZ_RUNS ?? 120)
 const seed = Number(process.env.FUZZ_SEED ?? 20261124)
@@ -58,23 +59,6 @@ const fixtures: Record<FormatId, unknown[]> = Object.fromEntries(
     scenarios(format, '.request.json').map((name) => readJson(format, `${name}.request.json`)),
   ]),
 ) as Record<FormatId, unknown[]>
-
-type Path = Array<string | number>
-function paths(value: unknown, prefix: Path = [], out: Path[] = []): Path[] {
-  out.push(prefix)
-  if (Array.isArray(value)) value.forEach((item, i) => paths(item, [...prefix, i], out))
-  else if (value && typeof value === 'object')
-    for (const [key, item] of Object.entries(value)) paths(item, [...prefix, key], out)
-  return out
-}
-function replaced(value: unknown, path: Path, replacement: unknown): unknown {
-  if (path.length === 0) return replacement
-  const [head, ...rest] = path
-  if (Array.isArray(value)) return value.map((item, i) => (i === head ? replaced(item, rest, replacement) : item))
-  const copy = { ...(value as Record<string, unknown>) }
-  copy[head as string] = replaced(copy[head as string], rest, replacement)
-  return copy
-}
 
 const nested = (depth: number, leaf: unknown): unknown => {
   let value = leaf

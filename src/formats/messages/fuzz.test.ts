@@ -2,36 +2,18 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
+import { type Path, paths, replaced } from '../../../test/helpers/mutate.js'
 import { InterlinguaError } from '../../errors.js'
 import { decodeRequest } from './decode-request.js'
 import { decodeResponse } from './decode-response.js'
 import { encodeRequest } from './encode-request.js'
 import { encodeResponse } from './encode-response.js'
 
-type Path = Array<string | number>
 const dir = join(import.meta.dirname, '../../../test/fixtures/messages')
 const load = (suffix: string): unknown[] =>
   readdirSync(dir)
     .filter((f) => f.endsWith(suffix))
     .map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')))
-
-function paths(value: unknown, prefix: Path = [], out: Path[] = []): Path[] {
-  if (prefix.length > 0) out.push(prefix)
-  if (Array.isArray(value)) {
-    for (const [i, item] of value.entries()) paths(item, [...prefix, i], out)
-  } else if (value && typeof value === 'object')
-    for (const [k, v] of Object.entries(value)) paths(v, [...prefix, k], out)
-  return out
-}
-
-function replaced(value: unknown, path: Path, replacement: unknown): unknown {
-  if (path.length === 0) return replacement
-  const [head, ...rest] = path
-  if (Array.isArray(value)) return value.map((item, i) => (i === head ? replaced(item, rest, replacement) : item))
-  const copy = { ...(value as Record<string, unknown>) }
-  copy[head as string] = replaced(copy[head as string], rest, replacement)
-  return copy
-}
 
 const odd = fc.oneof(
   fc.constant(null),
