@@ -15,7 +15,12 @@ export interface Timing {
 }
 export type Mode = 'json' | 'sse'
 
-export const settings = { probeSeconds: 3, cannonSeconds: 4, connections: 50 }
+/**
+ * `warmupSeconds`: every server (direct, bare proxy, interlingua, peers) is loaded at `connections` for this long before
+ * its case is measured, so that a JIT-compiled gateway is compared warm with the bare proxy's few lines (the first
+ * case measured after a server starts used to be warm-up-bound).
+ */
+export const settings = { probeSeconds: 3, cannonSeconds: 4, connections: 50, warmupSeconds: 1 }
 
 function pathOf(client: FormatId, model: string, mode: Mode): string {
   if (client === 'content-generation')
@@ -42,6 +47,7 @@ export function target(
 }
 
 export async function time(t: Target, log: (line: string) => void, label: string): Promise<Timing> {
+  await cannon(t, settings.connections, settings.warmupSeconds)
   const one = await probe(t, settings.probeSeconds)
   const many = await cannon(t, settings.connections, settings.cannonSeconds)
   log(

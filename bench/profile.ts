@@ -4,7 +4,8 @@
  * `PROFILE_CASE` (default: chat-completions client → messages upstream, SSE) with `PROFILE_CONNECTIONS` (default 50) for
  * `PROFILE_SECONDS` (default 5), stops the gateway
  * so the profile is written, and prints CPU µs per request and the top functions by self time. `PROFILE_LIB_DIR`
- * profiles another build (e.g. an older commit's `dist/`) for a before/after comparison.
+ * profiles another build (e.g. an older commit's `dist/`) for a before/after comparison; `PROFILE_SERVER=bare` profiles
+ * the bare proxy (the floor) on the same case.
  */
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -48,6 +49,8 @@ async function main(): Promise<void> {
   const cannedFile = join(tmp, 'canned.json')
   writeFileSync(cannedFile, JSON.stringify(await buildCanned(await loadLibrary())))
   const libDir = process.env.PROFILE_LIB_DIR ?? join(rootDir, 'dist')
+  // PROFILE_SERVER=bare: the bench's bare node:http proxy instead (the floor), for the same case.
+  const bare = process.env.PROFILE_SERVER === 'bare'
   let requests = 0
   await withChild(
     () => startUpstream(cannedFile),
@@ -55,7 +58,7 @@ async function main(): Promise<void> {
       const port = await freePort()
       const gateway = await startNode(
         'interlingua (profiled)',
-        ['--cpu-prof', '--cpu-prof-dir', tmp, join(benchDir, 'servers/gateway.mjs')],
+        ['--cpu-prof', '--cpu-prof-dir', tmp, join(benchDir, `servers/${bare ? 'bare-proxy' : 'gateway'}.mjs`)],
         { port, core: 1, cwd: rootDir, env: { UPSTREAM: String(upstream.port), LIB_DIR: libDir, EXT: '.js' } },
       )
       try {

@@ -49,3 +49,5 @@ createServer((req, res) => {
     out.end(body)
   })
 }).listen(Number(process.env.PORT), '127.0.0.1')
+// A clean exit on SIGTERM, so `node --cpu-prof` writes its profile (bench/profile.ts, PROFILE_SERVER=bare).
+process.on('SIGTERM', () => process.exit(0))

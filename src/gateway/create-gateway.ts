@@ -249,13 +249,16 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
         record = { input: inputItems(body as Record<string, unknown>), scope, store: responseStore }
       }
     }
-    const answer = await respondTo(exchange, body, decoded, resolved, onWarning)
+    // Passthrough forwards the text as received; never after the store rewrote the body (other formats only).
+    const answer = await respondTo(exchange, body, sameFormat ? text : undefined, decoded, resolved, onWarning)
     return record ? recordAnswer(answer, record.input, record.store, record.scope) : answer
   }
 
   async function respondTo(
     exchange: Exchange,
     body: unknown,
+    /** The body's text when `body` is its unchanged parse (passthrough forwards it). */
+    text: string | undefined,
     decoded: ReturnType<Format['decodeRequest']>,
     resolved: NonNullable<ReturnType<typeof resolveModel>>,
     onWarning: (warning: ir.Warning) => void,
@@ -294,6 +297,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
       return respondWithResponse(mock.generate(request), format, respond, exchange.headers)
     }
     const input: ForwardInput = { body, decoded, resolved, onWarning, options, fetchMedia: exchange.fetchMedia }
+    if (text !== undefined) input.text = text
     if (reasoningStore) {
       // Scoped by the client's key (hashed), so one caller's reasoning is never put on another's turn.
       input.reasoning = { store: reasoningStore, scope: scopeOf(extractKey(exchange.request) ?? '') }

@@ -31,6 +31,8 @@ import { tapPassthroughUsage } from './usage-scan.js'
 
 export interface ForwardInput {
   body: unknown
+  /** The body's text as received, when `body` is its parse (passthrough forwards it, the model spliced in). */
+  text?: string
   decoded: Converted<ir.Request>
   resolved: ResolvedModel
   onWarning: (warning: ir.Warning) => void
@@ -99,6 +101,7 @@ export async function forward(exchange: Exchange, input: ForwardInput): Promise<
     fetchMedia: input.fetchMedia,
   }
   if (options.defaultMaxTokens !== undefined) buildInput.defaultMaxTokens = options.defaultMaxTokens
+  if (sameFormat && input.text !== undefined) buildInput.text = input.text
   const { kind, stream: upstreamStream } = upstreamKind(buildInput)
   const target = targetOf(resolved, kind, upstreamStream)
   const built = await buildUpstreamBody(buildInput)

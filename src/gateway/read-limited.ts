@@ -9,12 +9,40 @@ import type { UpstreamAnswer } from './upstream.js'
 /** The default cap on a whole upstream answer read into memory. */
 export const defaultMaxResponseBytes = 64 * 1024 * 1024
 
+function tooLargeError(answer: UpstreamAnswer, maxBytes: number): InterlinguaError {
+  answer.close()
+  return new InterlinguaError('upstream', `The upstream's answer is larger than ${maxBytes} bytes`, { status: 502 })
+}
+
+/**
+ * The answer's bytes as they came (passthrough forwards them without decoding); throws like {@link readAnswerText}
+ * beyond `maxBytes`.
+ */
+export async function readAnswerBytes(answer: UpstreamAnswer, maxBytes = defaultMaxResponseBytes): Promise<Uint8Array> {
+  const declared = Number(answer.header('content-length') ?? Number.NaN)
+  if (declared > maxBytes) throw tooLargeError(answer, maxBytes)
+  const chunks: Uint8Array[] = []
+  let size = 0
+  for (;;) {
+    const chunk = await answer.next()
+    if (chunk === undefined) break
+    size += chunk.length
+    if (size > maxBytes) throw tooLargeError(answer, maxBytes)
+    chunks.push(chunk)
+  }
+  if (chunks.length === 1) return chunks[0] as Uint8Array
+  const out = new Uint8Array(size)
+  let at = 0
+  for (const chunk of chunks) {
+    out.set(chunk, at)
+    at += chunk.length
+  }
+  return out
+}
+
 /** The answer's text; throws `InterlinguaError('upstream', 502)` (and closes the answer) beyond `maxBytes`. */
 export async function readAnswerText(answer: UpstreamAnswer, maxBytes = defaultMaxResponseBytes): Promise<string> {
-  const tooLarge = () => {
-    answer.close()
-    return new InterlinguaError('upstream', `The upstream's answer is larger than ${maxBytes} bytes`, { status: 502 })
-  }
+  const tooLarge = () => tooLargeError(answer, maxBytes)
   const declared = Number(answer.header('content-length') ?? Number.NaN)
   if (declared > maxBytes) throw tooLarge()
   if (declared >= 0) return answer.text()

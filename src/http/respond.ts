@@ -7,7 +7,7 @@ import { reportWarnings } from '../convert.js'
 import { InterlinguaError } from '../errors.js'
 import type { Format } from '../formats/format.js'
 import type { ChunkSource, ExchangeResult } from '../gateway/exchange.js'
-import { readAnswerText } from '../gateway/read-limited.js'
+import { readAnswerBytes, readAnswerText } from '../gateway/read-limited.js'
 import type { UpstreamAnswer } from '../gateway/upstream.js'
 import type * as ir from '../ir/index.js'
 import { maskSecrets } from '../shared/mask.js'
@@ -391,9 +391,10 @@ export async function passthroughAnswer(
     const chunk = await answer.next()
     return { status: answer.status, headers, body: bytesSource(answer, failure, sse, { chunk }) }
   }
-  // Beyond the cap: InterlinguaError 502, answered in the client's format by the gateway.
+  // Beyond the cap: InterlinguaError 502, answered in the client's format by the gateway. A success is forwarded as the
+  // upstream's bytes; an error body is read as text, for masking.
+  if (ok) return { status: answer.status, headers, body: await readAnswerBytes(answer, options.maxResponseBytes) }
   const text = await readAnswerText(answer, options.maxResponseBytes)
-  if (ok) return { status: answer.status, headers, body: text }
   if (format && !isJsonObject(parseJson(text))) {
     const info = opaqueErrorInfo(format, answer, text)
     info.message = maskSecrets(info.message, options.secrets)

@@ -10,6 +10,7 @@ import type { MediaFetcher } from '../gateway/media.js'
 import { inlineMedia } from '../gateway/media.js'
 import type * as ir from '../ir/index.js'
 import { assertJsonDepth } from '../shared/depth.js'
+import { spliceModel } from '../shared/json-splice.js'
 
 export interface TranslateRequestOptions {
   /** The incoming request's format. */
@@ -49,6 +50,8 @@ export interface UpstreamRequestInput {
   from: FormatId
   to: FormatId
   body: unknown
+  /** The body's JSON text as received, when `body` was parsed from it unchanged: passthrough forwards it. */
+  text?: string
   decoded: Converted<ir.Request>
   route: RouteMatch
   upstream: UpstreamConfig
@@ -71,6 +74,9 @@ export async function buildUpstreamBody(
   input: UpstreamRequestInput,
 ): Promise<{ body: string; warnings: ir.Warning[] }> {
   if (input.from === input.to) {
+    const hasModel = typeof input.body === 'object' && input.body !== null && 'model' in input.body
+    const spliced = input.text === undefined ? undefined : spliceModel(input.text, input.model, hasModel)
+    if (spliced !== undefined) return { body: spliced, warnings: [] }
     const body =
       typeof input.body === 'object' && input.body !== null && 'model' in input.body
         ? { ...(input.body as Record<string, unknown>), model: input.model }
