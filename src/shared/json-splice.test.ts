@@ -5,7 +5,8 @@ const splice = (text: string, model: string) => spliceModel(text, model, 'model'
 
 describe('spliceModel', () => {
   it('replaces only the top-level model value and keeps the rest of the text byte for byte', () => {
-    const text = '{ "messages": [{"role":"user","content":"the \\"model\\": x","model":"inner"}],\n  "model" : "alias", "n": 1.0 }'
+    const text =
+      '{ "messages": [{"role":"user","content":"the \\"model\\": x","model":"inner"}],\n  "model" : "alias", "n": 1.0 }'
     const out = splice(text, 'gpt-4o-mini') as string
     expect(out).toBe(
       '{ "messages": [{"role":"user","content":"the \\"model\\": x","model":"inner"}],\n  "model" : "gpt-4o-mini", "n": 1.0 }',
