@@ -115,34 +115,45 @@ export async function gatewaySection(upstream: Child, timings: Timings, log: (li
       core: 1,
       env: { UPSTREAM: String(upstream.port) },
     })
-  await withChild(bareStart, async (bare) => {
-    for (const mode of ['json', 'sse'] as const) {
-      timings.set(
-        `bare:cc→cc:${mode}`,
-        await time(target(bare.port, 'chat-completions', 'gpt-4o-mini', mode), log, `bare proxy ${mode}`),
-      )
-    }
-  })
-  await withChild(
-    () => startInterlingua(upstream.port),
-    async (gateway) => {
-      for (const mode of ['json', 'sse'] as const) {
-        const cases: Array<[string, FormatId, string]> = [
-          ['cc→cc', 'chat-completions', 'bench-cc'],
-          ['cc→msg', 'chat-completions', 'bench-msg'],
-          ['msg→cc', 'messages', 'bench-cc'],
-          ['cc→gen', 'chat-completions', 'bench-gen'],
-          ['gen→msg', 'content-generation', 'bench-msg'],
-        ]
-        for (const [pair, client, model] of cases) {
-          timings.set(
-            `interlingua:${pair}:${mode}`,
-            await time(target(gateway.port, client, model, mode), log, `interlingua ${pair} ${mode}`),
-          )
+  // Paired measurements: the machine is shared, so for every case the upstream alone, the bare proxy in front of the
+  // same upstream endpoint, and interlingua are measured back to back (both servers stay up, idle in turn); each
+  // ratio compares figures taken within seconds of each other.
+  await withChild(bareStart, (bare) =>
+    withChild(
+      () => startInterlingua(upstream.port),
+      async (gateway) => {
+        for (const mode of ['json', 'sse'] as const) {
+          const cases: Array<[string, FormatId, string]> = [
+            ['cc→cc', 'chat-completions', 'bench-cc'],
+            ['cc→msg', 'chat-completions', 'bench-msg'],
+            ['msg→cc', 'messages', 'bench-cc'],
+            ['cc→gen', 'chat-completions', 'bench-gen'],
+            ['gen→msg', 'content-generation', 'bench-msg'],
+          ]
+          for (const [pair, client, model] of cases) {
+            const [upClient, upModel] = upstreamRequestOf[upstreamOf[pair] as 'cc' | 'msg' | 'gen']
+            const direct = await probe(target(upstream.port, upClient, upModel, mode), settings.probeSeconds)
+            timings.set(`direct:${pair}:${mode}`, { one: direct, many: direct })
+            timings.set(
+              `bare:${pair}:${mode}`,
+              await time(target(bare.port, upClient, upModel, mode), log, `bare proxy (for ${pair}) ${mode}`),
+            )
+            timings.set(
+              `interlingua:${pair}:${mode}`,
+              await time(target(gateway.port, client, model, mode), log, `interlingua ${pair} ${mode}`),
+            )
+          }
         }
-      }
-    },
+      },
+    ),
   )
+}
+
+/** The request a client of the upstream's own format sends (the bare proxy forwards it unchanged in shape). */
+const upstreamRequestOf: Record<'cc' | 'msg' | 'gen', [FormatId, string]> = {
+  cc: ['chat-completions', 'gpt-4o-mini'],
+  msg: ['messages', 'claude'],
+  gen: ['content-generation', 'gemini'],
 }
 
 const upstreamOf: Record<string, 'cc' | 'msg' | 'gen'> = {
@@ -157,7 +168,8 @@ const upstreamOf: Record<string, 'cc' | 'msg' | 'gen'> = {
 export function added(timings: Timings, key: string, stat: 'p50' | 'p99' | 'ttft'): number {
   const [, pair = '', mode = ''] = key.split(':')
   const run = timings.get(key)
-  const direct = timings.get(`direct:${upstreamOf[pair]}:${mode}`)
+  // The paired direct run of this case when there is one (section 3), else the section's first direct runs.
+  const direct = timings.get(`direct:${pair}:${mode}`) ?? timings.get(`direct:${upstreamOf[pair]}:${mode}`)
   if (!run || !direct) return Number.NaN
   return (run.one[stat] ?? Number.NaN) - (direct.one[stat] ?? Number.NaN)
 }
@@ -188,6 +200,11 @@ export function gatewayRows(timings: Timings): Row[] {
       const key = `interlingua:${pair}:${mode}`
       const run = timings.get(key)
       if (!run) continue
+      // The bare proxy measured right before this case, in front of the same upstream endpoint.
+      const pairedBare = timings.has(`bare:${pair}:${mode}`) ? `bare:${pair}:${mode}` : bare
+      const bareP50 = added(timings, pairedBare, 'p50')
+      const bareP99 = added(timings, pairedBare, 'p99')
+      const bareRun = timings.get(pairedBare)
       const p50 = added(timings, key, 'p50')
       const p99 = added(timings, key, 'p99')
       const label = pair === 'cc→cc' ? 'passthrough cc' : pair
@@ -219,7 +236,7 @@ export function gatewayRows(timings: Timings): Row[] {
       }
       if (mode === 'sse') {
         const ttft = added(timings, key, 'ttft')
-        const bareTtft = added(timings, bare, 'ttft')
+        const bareTtft = added(timings, pairedBare, 'ttft')
         rows.push({
           section: '3 gateway',
           name: `interlingua ${label} sse: added time to first text @1 conn vs bare proxy`,
