@@ -99,9 +99,14 @@ export class ResponsesEncoder implements StreamStep<ir.StreamEvent, SseFrame> {
         item.part.providerData = mergeData(item.part.providerData, event.providerData)
         if (event.text === '') return
         ;(item.part as ir.TextPart).text += event.text
-        const base = { item_id: item.id, output_index: item.outputIndex, content_index: 0, delta: event.text }
-        if (item.kind === 'refusal') this.emit(out, 'response.refusal.delta', base)
-        else this.emit(out, 'response.output_text.delta', { ...base, logprobs: [] })
+        // The hottest frame, written directly: the same bytes as `emit` (same key order), one JSON.stringify of the
+        // delta instead of two spreads and a stringify of the whole object.
+        const type = item.kind === 'refusal' ? 'response.refusal.delta' : 'response.output_text.delta'
+        const data =
+          `{"type":"${type}","sequence_number":${this.sequence++},"item_id":${JSON.stringify(item.id)},` +
+          `"output_index":${item.outputIndex},"content_index":0,"delta":${JSON.stringify(event.text)}` +
+          `${item.kind === 'refusal' ? '' : ',"logprobs":[]'}}`
+        out.push({ event: type, data })
         return
       }
       case 'reasoning-start': {
