@@ -141,8 +141,9 @@ export function tapPassthroughUsage(
   if (!field || result.status < 200 || result.status > 299) return
   const body = result.body
   if (isChunkSource(body)) result.body = tapStreamUsage(body, field, onUsage)
-  else if (typeof body === 'string') {
-    const usage = usageOfText(body, field)
+  else if (body !== null) {
+    // A passthrough JSON answer is the upstream's bytes: decoded here only because someone listens for its usage.
+    const usage = usageOfText(typeof body === 'string' ? body : new TextDecoder().decode(body), field)
     if (usage) onUsage(usage)
   }
 }
