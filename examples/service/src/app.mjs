@@ -6,7 +6,7 @@ import { Hono } from 'hono'
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
 import { secureHeaders } from 'hono/secure-headers'
 import { createGateway, refuse } from 'interlingua/gateway'
-import { codePage, css, keysPage, messagePage, modelsPage, newKeyPage, signupPage, usagePage } from './pages.mjs'
+import { codePage, css, icon, keysPage, messagePage, modelsPage, newKeyPage, signupPage, usagePage } from './pages.mjs'
 import { emailKey, hmac, newApiKey, parseEmail, safeEqual, sha256, sixDigits, token } from './security.mjs'
 
 const codeTtlMs = 10 * 60_000
@@ -116,6 +116,10 @@ export async function createService(config) {
   app.get('/static/style.css', (c) =>
     c.body(css, 200, { 'content-type': 'text/css; charset=utf-8', 'cache-control': 'public, max-age=3600' }),
   )
+  for (const path of ['/static/icon.svg', '/favicon.ico'])
+    app.get(path, (c) =>
+      c.body(icon, 200, { 'content-type': 'image/svg+xml', 'cache-control': 'public, max-age=86400' }),
+    )
 
   /** The signed-in account, with the session's CSRF token; or undefined. */
   async function session(c) {

@@ -5,6 +5,9 @@
  */
 import { html, raw } from 'hono/html'
 
+/** The mark in the header, as the tab icon (also answered at /favicon.ico, where browsers look unasked). */
+export const icon = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="#818cf8"/><stop offset=".55" stop-color="#4f46e5"/><stop offset="1" stop-color="#22d3ee"/></linearGradient></defs><rect width="32" height="32" rx="9" fill="url(#g)"/></svg>`
+
 export const css = `
 :root{--bg:#f6f7fb;--card:#fff;--ink:#111827;--muted:#5f6b7d;--faint:#8a94a6;--line:#e4e7ee;--soft:#f1f3f8;
 --accent:#4f46e5;--accent-dark:#4338ca;--accent-soft:#eef0ff;--ok:#137a3b;--ok-soft:#e5f6ec;--bad:#b42318;--bad-soft:#fdeceb;
@@ -161,7 +164,7 @@ function layout({ title, account, active, csrf, flash }, body) {
     html`<a href="${href}"${active === href ? raw(' class="on" aria-current="page"') : ''}>${label}</a>`
   return html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${title} · interlingua</title><link rel="stylesheet" href="/static/style.css"></head>
+<title>${title} · interlingua</title><link rel="icon" href="/static/icon.svg" type="image/svg+xml"><link rel="stylesheet" href="/static/style.css"></head>
 <body><header class="top"><div class="bar"><a class="brand" href="/"><span class="mark" aria-hidden="true"></span>interlingua<small>console</small></a>
 ${
   account

@@ -69,8 +69,17 @@ async function newPage() {
   contexts.push(context)
   const page = await context.newPage()
   page.setDefaultTimeout(15_000)
+  // Nothing the console serves may fail in the browser: no blocked resource, no CSP violation, no missing file.
+  page.on('console', (message) => {
+    if (message.type() === 'error' && !expectedErrors.some((re) => re.test(message.text())))
+      consoleErrors.push(`${page.url()}: ${message.text()}`)
+  })
   return page
 }
+
+const consoleErrors = []
+// The pages that answer 400/403 on purpose, which Chromium reports as a failed resource.
+const expectedErrors = [/status of (400|403)/]
 
 let shotNumber = 0
 /** Full-page screenshots at both sizes; on the phone the page must not scroll sideways. */
@@ -371,6 +380,10 @@ describe('the console in Chromium', () => {
     await shot(carol, 'code-run-out')
     await carol.goto(`${base}/keys`)
     expect(new URL(carol.url()).pathname).toBe('/signup')
+  })
+
+  it('no page logged an error in the browser console (CSP violations, missing files)', () => {
+    expect(consoleErrors).toEqual([])
   })
 
   it('signing out ends the session', async () => {
