@@ -15,6 +15,7 @@ const service = await createService({
   gatewayOptions: config.gatewayOptions,
   models: config.models,
   publicUrl: config.publicUrl,
+  keyRateLimit: config.keyRateLimit,
 })
 const server = serve({ fetch: service.fetch, hostname: config.host, port: config.port }, (info) => {
   for (const line of config.summary) console.log(`[service] ${line}`)

@@ -28,28 +28,38 @@ export async function createService(config) {
   const [{ value: codeSecret }] = await db.query(`SELECT value FROM settings WHERE name = 'code_secret'`)
   const keyLimit = config.keyRateLimit ?? 600
 
-  /** A fixed one-minute (or `windowMs`) window counter in the database, shared by every instance. */
-  async function limited(bucket, max, windowMs = 60_000) {
-    const rows = await db.query(
-      `INSERT INTO rate_limits (bucket, window_start, count) VALUES ($1::text, now(), 1)
-       ON CONFLICT (bucket) DO UPDATE SET
+  /** Counts one hit in a rate-limit row (the window, in milliseconds, is parameter $2); returns count, window_start. */
+  const countHit = `ON CONFLICT (bucket) DO UPDATE SET
          count = CASE WHEN rate_limits.window_start < now() - ($2 || ' milliseconds')::interval THEN 1 ELSE rate_limits.count + 1 END,
          window_start = CASE WHEN rate_limits.window_start < now() - ($2 || ' milliseconds')::interval THEN now() ELSE rate_limits.window_start END
-       RETURNING count, window_start`,
+       RETURNING count, window_start`
+  /** 0 when the counted hit is within `max`, else the seconds until its window ends. */
+  const wait = (row, max, windowMs) =>
+    row.count <= max ? 0 : Math.max(1, Math.ceil((new Date(row.window_start).getTime() + windowMs - Date.now()) / 1000))
+  /** A fixed one-minute (or `windowMs`) window counter in the database, shared by every instance. */
+  async function limited(bucket, max, windowMs = 60_000) {
+    const [row] = await db.query(
+      `INSERT INTO rate_limits (bucket, window_start, count) VALUES ($1::text, now(), 1) ${countHit}`,
       [bucket, String(windowMs)],
     )
-    const row = rows[0]
-    if (row.count <= max) return 0
-    return Math.max(1, Math.ceil((new Date(row.window_start).getTime() + windowMs - Date.now()) / 1000))
+    return wait(row, max, windowMs)
   }
 
   // ── the gateway ───────────────────────────────────────────────────────────────────────────────────────────────
+  /**
+   * Joined into the two per-request accounting statements (key check + rate-limit hit, usage upsert): their
+   * transaction commits without waiting for the WAL flush (`synchronous_commit = off` for it alone). A crash of the
+   * database server may lose the last fraction of a second of usage counts and rate-limit hits, never consistency;
+   * everything else (accounts, keys, revocations) commits as usual. Measured in bench/run.mjs: about 1.5–2× the
+   * requests per second of the gateway on PostgreSQL with fsync on.
+   */
+  const asyncCommit = `(SELECT set_config('synchronous_commit', 'off', true)) AS async_commit`
   /** One request's usage, added to its key's row for the day (errors counted, tokens summed). */
   async function record(caller, event) {
     const usage = event.usage ?? {}
     await db.query(
       `INSERT INTO usage_daily (account_id, key_id, model, day, requests, errors, input_tokens, output_tokens, cached_tokens, reasoning_tokens)
-       VALUES ($1, $2, $3, current_date, 1, $4, $5, $6, $7, $8)
+       SELECT $1::uuid, $2::uuid, $3::text, current_date, 1, $4::bigint, $5::bigint, $6::bigint, $7::bigint, $8::bigint FROM ${asyncCommit}
        ON CONFLICT (key_id, model, day) DO UPDATE SET requests = usage_daily.requests + 1, errors = usage_daily.errors + excluded.errors,
          input_tokens = usage_daily.input_tokens + excluded.input_tokens, output_tokens = usage_daily.output_tokens + excluded.output_tokens,
          cached_tokens = usage_daily.cached_tokens + excluded.cached_tokens, reasoning_tokens = usage_daily.reasoning_tokens + excluded.reasoning_tokens`,
@@ -74,14 +84,20 @@ export async function createService(config) {
      */
     async authenticate(presented) {
       if (!presented.startsWith('il-')) return false
+      // One round trip, no cache: a revoked key is refused on its next request on every instance. The key's row
+      // (valid only), its hit counted in its rate-limit window, `last_used_at` written at most once a minute.
       const [key] = await db.query(
-        `UPDATE api_keys SET last_used_at = now() WHERE key_hash = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())
-         RETURNING id, account_id, models`,
-        [sha256(presented)],
+        `WITH k AS (SELECT id, account_id, models, last_used_at FROM api_keys
+           WHERE key_hash = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())),
+         used AS (UPDATE api_keys SET last_used_at = now() FROM k
+           WHERE api_keys.id = k.id AND (k.last_used_at IS NULL OR k.last_used_at < now() - interval '1 minute')),
+         hit AS (INSERT INTO rate_limits (bucket, window_start, count) SELECT 'key:' || k.id, now(), 1 FROM k ${countHit})
+         SELECT k.id, k.account_id, k.models, hit.count, hit.window_start FROM k, hit, ${asyncCommit}`,
+        [sha256(presented), '60000'],
       )
       if (!key) return false
-      const wait = await limited(`key:${key.id}`, keyLimit)
-      if (wait) return refuse('rate-limit', { retryAfter: wait, message: 'This key is over its rate limit' })
+      const retryAfter = wait(key, keyLimit, 60_000)
+      if (retryAfter) return refuse('rate-limit', { retryAfter, message: 'This key is over its rate limit' })
       return { id: key.id, accountId: key.account_id, ...(key.models?.length ? { models: key.models } : {}) }
     },
     // Once per request, when its answer (a stream included) has ended, with the caller and the usage.

@@ -35,8 +35,16 @@ export function loadConfig(argv = process.argv.slice(2), env = process.env) {
     databaseUrl: env.DATABASE_URL,
     smtpUrl: env.SMTP_URL,
     mailFrom: env.MAIL_FROM ?? 'interlingua <no-reply@localhost>',
+    keyRateLimit: positiveInteger(env.KEY_RATE_LIMIT, 'KEY_RATE_LIMIT') ?? 600,
     gatewayOptions,
     models,
     summary: cli.summary,
   }
+}
+
+function positiveInteger(value, name) {
+  if (value === undefined || value === '') return undefined
+  const number = Number(value)
+  if (!Number.isSafeInteger(number) || number < 1) throw new Error(`${name} must be a positive integer, not "${value}"`)
+  return number
 }

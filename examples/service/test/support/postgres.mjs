@@ -43,8 +43,11 @@ export function freePort() {
   })
 }
 
-/** Starts a server; resolves to `{ url, port, createDatabase(name?), stop() }`. */
-export async function startPostgres() {
+/**
+ * Starts a server; resolves to `{ url, port, createDatabase(name?), stop() }`. `fsync: false` (the default, for tests)
+ * runs it without fsync; the benchmark keeps fsync on, as a real server has it.
+ */
+export async function startPostgres({ fsync = false } = {}) {
   const bin = postgresBin()
   const root = process.getuid?.() === 0
   const user = root ? 'postgres' : undefined
@@ -82,7 +85,7 @@ export async function startPostgres() {
       chownSync(dir, uid, gid)
     }
     chmodSync(dir, 0o700)
-    // trust on 127.0.0.1 and the private socket directory only; no fsync: a test server, thrown away afterwards.
+    // trust on 127.0.0.1 and the private socket directory only; a test server, thrown away afterwards.
     as('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--locale=C', '--no-sync'])
     let port
     for (let attempt = 0; ; attempt++) {
@@ -98,7 +101,7 @@ export async function startPostgres() {
           '-t',
           '60',
           '-o',
-          `-h 127.0.0.1 -p ${port} -k ${dir} -F -c max_connections=200`,
+          `-h 127.0.0.1 -p ${port} -k ${dir}${fsync ? '' : ' -F'} -c max_connections=200`,
           'start',
         ])
         break

@@ -2,7 +2,9 @@
  * The service as a separate process (`node server.mjs`), the way it is deployed: env PORT, DATABASE_URL or DATA_DIR,
  * SMTP_URL…; no upstream keys from the caller's environment (the embedded mock model serves every model).
  *
- *   const a = await startService({ DATABASE_URL, SMTP_URL })   // { base, pid, output(), stop() }
+ *   const a = await startService({ DATABASE_URL, SMTP_URL })   // { base, pid, startMs, output(), stop() }
+ *
+ * `script` runs another entry point the same way (the benchmark's bare gateway); it must print `listening on http…`.
  */
 import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
@@ -10,7 +12,7 @@ import { freePort } from './postgres.mjs'
 
 const serviceDir = fileURLToPath(new URL('../..', import.meta.url))
 
-export async function startService(env, { timeoutMs = 60_000 } = {}) {
+export async function startService(env, { timeoutMs = 60_000, script = 'server.mjs' } = {}) {
   const port = await freePort()
   const clean = Object.fromEntries(
     Object.entries(process.env).filter(
@@ -18,7 +20,7 @@ export async function startService(env, { timeoutMs = 60_000 } = {}) {
     ),
   )
   const started = Date.now()
-  const child = spawn(process.execPath, ['server.mjs'], {
+  const child = spawn(process.execPath, [script], {
     cwd: serviceDir,
     env: { ...clean, HOST: '127.0.0.1', PORT: String(port), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,0 +1,139 @@
+// The service's numbers, measured in one run on this machine (`npm run bench`; about 3 minutes):
+//  - start-up: spawn of `node server.mjs` → "listening", on PGlite (first start: a new data directory; warm: the same
+//    directory again) and on PostgreSQL (first start: an empty database, migrations applied; warm: migrated already);
+//  - RSS of the service process: idle after start-up, and the highest seen under load;
+//  - requests per second through the service's gateway (key looked up by hash in the database, per-key rate limit
+//    counted there, a usage row upserted after each answer) against the bare library gateway (bench/bare.mjs: the same
+//    gateway configuration and mount, one in-memory key), same process setup, rounds interleaved; the ratio is the
+//    median of each round's service / bare ratio (a shared machine drifts between rounds, much less within one).
+// PostgreSQL is a local server started for the run (Debian's binaries, fsync on), stopped afterwards.
+// Options (env): BENCH_SECONDS (per round, default 3), BENCH_ROUNDS (default 5), BENCH_CONNECTIONS (default 10),
+// BENCH_FSYNC=0 (the PostgreSQL server without fsync).
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { availableParallelism, loadavg, tmpdir } from 'node:os'
+import { join } from 'node:path'
+import autocannon from 'autocannon'
+import { browser, createKey, signUp, startMailCatcher } from '../test/support/client.mjs'
+import { startPostgres } from '../test/support/postgres.mjs'
+import { startService } from '../test/support/processes.mjs'
+
+const seconds = Number(process.env.BENCH_SECONDS ?? 3)
+const rounds = Number(process.env.BENCH_ROUNDS ?? 5)
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 10)
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]
+const rssMb = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
+
+const cleanups = []
+const startLoad = loadavg()[0]
+const cpus = availableParallelism()
+async function main() {
+  const mail = await startMailCatcher()
+  cleanups.push(() => mail.close())
+  const postgres = await startPostgres({ fsync: process.env.BENCH_FSYNC !== '0' })
+  cleanups.push(() => postgres.stop())
+  const dataDir = mkdtempSync(join(tmpdir(), 'interlingua-bench-'))
+  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }))
+  const smtp = { SMTP_URL: mail.url, MAIL_FROM: 'bench@127.0.0.1', KEY_RATE_LIMIT: '1000000000' }
+
+  // ── start-up ────────────────────────────────────────────────────────────────────────────────────────────────────
+  const startups = {}
+  async function timeStart(label, env, times = 1) {
+    const ms = []
+    for (let i = 0; i < times; i++) {
+      const service = await startService({ ...smtp, ...env })
+      ms.push(service.startMs)
+      await service.stop()
+    }
+    startups[label] = median(ms)
+    console.log(`start-up ${label}: ${ms.join(', ')} ms`)
+  }
+  await timeStart('PGlite, first start (new data directory)', { DATA_DIR: dataDir })
+  await timeStart('PGlite, warm start', { DATA_DIR: dataDir }, 3)
+  const databaseUrl = await postgres.createDatabase('bench')
+  await timeStart('PostgreSQL, first start (empty database)', { DATABASE_URL: databaseUrl })
+  await timeStart('PostgreSQL, warm start', { DATABASE_URL: databaseUrl }, 3)
+
+  // ── the three servers, each with a key ───────────────────────────────────────────────────────────────────────────
+  const targets = []
+  for (const [label, env] of [
+    ['service on PGlite', { DATA_DIR: dataDir }],
+    ['service on PostgreSQL', { DATABASE_URL: databaseUrl }],
+  ]) {
+    const service = await startService({ ...smtp, ...env })
+    cleanups.push(() => service.stop())
+    const key = await createKey(await signUp(browser(service.base), mail, `bench-${targets.length}@example.com`))
+    targets.push({ label, server: service, key })
+  }
+  const bareKey = 'il-bench-bare-key-0123456789abcdefghijklmnopqrstuv'
+  const bare = await startService({ BENCH_KEY: bareKey }, { script: 'bench/bare.mjs' })
+  cleanups.push(() => bare.stop())
+  targets.unshift({ label: 'bare library gateway', server: bare, key: bareKey })
+
+  await sleep(1000)
+  for (const t of targets) {
+    t.idleRss = rssMb(t.server.pid)
+    t.rps = []
+    t.p99 = []
+    t.peakRss = t.idleRss
+  }
+
+  // ── load: rounds interleaved, so drift on a shared machine hits every target alike ─────────────────────────────────
+  const body = JSON.stringify({ model: 'interlingua-mock', messages: [{ role: 'user', content: 'Say hello' }] })
+  async function load(t, duration) {
+    const sampler = setInterval(() => {
+      t.peakRss = Math.max(t.peakRss, rssMb(t.server.pid))
+    }, 250)
+    try {
+      return await autocannon({
+        url: `${t.server.base}/v1/chat/completions`,
+        method: 'POST',
+        headers: { authorization: `Bearer ${t.key}`, 'content-type': 'application/json' },
+        body,
+        connections,
+        duration,
+      })
+    } finally {
+      clearInterval(sampler)
+    }
+  }
+  for (const t of targets) await load(t, 1) // warm-up
+  for (let round = 0; round < rounds; round++) {
+    for (const t of targets) {
+      const result = await load(t, seconds)
+      if (result.non2xx || result.errors)
+        throw new Error(`${t.label}: ${result.non2xx} non-2xx, ${result.errors} errors`)
+      t.rps.push(result.requests.average)
+      t.p99.push(result.latency.p99)
+      console.log(
+        `round ${round + 1} ${t.label}: ${Math.round(result.requests.average)} req/s, p99 ${result.latency.p99} ms`,
+      )
+    }
+  }
+
+  // ── report ──────────────────────────────────────────────────────────────────────────────────────────────────────
+  const bareRps = targets[0].rps
+  console.log(`\nStart-up (spawn → listening):`)
+  for (const [label, ms] of Object.entries(startups)) console.log(`  ${label.padEnd(44)} ${String(ms).padStart(6)} ms`)
+  console.log(
+    `\nGateway throughput, POST /v1/chat/completions (mock model, not streamed), ${connections} connections, ${rounds} rounds × ${seconds} s (req/s: median; ratio: median of the per-round ratios to the bare gateway):`,
+  )
+  console.log(
+    `  ${'target'.padEnd(24)} ${'req/s'.padStart(7)} ${'ratio'.padStart(6)} ${'p99 ms'.padStart(7)} ${'RSS idle'.padStart(9)} ${'RSS peak'.padStart(9)}`,
+  )
+  for (const t of targets) {
+    const ratio = median(t.rps.map((rps, round) => rps / bareRps[round]))
+    console.log(
+      `  ${t.label.padEnd(24)} ${String(Math.round(median(t.rps))).padStart(7)} ${ratio.toFixed(2).padStart(6)} ${String(median(t.p99)).padStart(7)} ${`${Math.round(t.idleRss)} MB`.padStart(9)} ${`${Math.round(t.peakRss)} MB`.padStart(9)}`,
+    )
+  }
+  console.log(
+    `\nLoad average (1 min) at the start ${startLoad.toFixed(1)}, at the end ${loadavg()[0].toFixed(1)}, on ${cpus} cores.`,
+  )
+}
+
+try {
+  await main()
+} finally {
+  for (const cleanup of cleanups.reverse()) await cleanup()
+}
