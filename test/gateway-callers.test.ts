@@ -11,7 +11,16 @@ import type { Caller, GatewayContext, GatewayOptions, GatewayResponseEvent } fro
 import { usageObjectIn } from '../src/gateway/usage-scan.js'
 import type { FormatId } from '../src/ir/index.js'
 import { toNodeListener } from '../src/node.js'
-import { authHeaders, base, formatIds, type Json, post, stack, wireRequest } from './gateway-helpers.js'
+import {
+  authHeaders,
+  base,
+  failingUpstream,
+  formatIds,
+  type Json,
+  post,
+  stack,
+  wireRequest,
+} from './gateway-helpers.js'
 
 const alice: Caller = { id: 'acct-alice', models: ['via-chat-completions', 'via-messages'], plan: 'pro' }
 
@@ -265,6 +274,18 @@ describe('passthrough usage in onResponse', () => {
     const text = await (await gateway.fetch(post('messages', path, body))).text()
     expect(text).toBe(sse.join(''))
     expect(events[0]?.usage).toEqual({ inputTokens: 100, outputTokens: 42, cachedInputTokens: 90 })
+  })
+
+  it('an upstream failing mid-stream: the usage sent so far, with the error', async () => {
+    const events: GatewayResponseEvent[] = []
+    const start =
+      'event: message_start\ndata: {"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","model":"m","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":7,"output_tokens":1}}}\n\n'
+    const { gateway } = stack({ onResponse: (event) => events.push(event) }, failingUpstream(start))
+    const { path, body } = wireRequest('messages', 'via-messages', { stream: true })
+    const text = await (await gateway.fetch(post('messages', path, body))).text()
+    expect(text.startsWith(start)).toBe(true)
+    expect(text).toContain('event: error')
+    expect(events[0]).toMatchObject({ error: 'upstream', usage: { inputTokens: 7, outputTokens: 1 } })
   })
 
   it('a client leaving a passthrough stream early reports what was sent', async () => {

@@ -27,7 +27,7 @@ import type { GatewayOptions, UpstreamOptions } from './options.js'
 import type { ReasoningStore } from './reasoning-store.js'
 import { type ResolvedModel, upstreamConfig } from './routing.js'
 import { type Cancel, cancel, createCancel, type UpstreamAnswer } from './upstream.js'
-import { tapPassthroughUsage } from './usage-scan.js'
+import { usageOfText, usageWatcher } from './usage-scan.js'
 
 export interface ForwardInput {
   body: unknown
@@ -159,21 +159,22 @@ export async function forward(exchange: Exchange, input: ForwardInput): Promise<
   let result: ExchangeResult
   try {
     if (sameFormat) {
-      result = await passthroughAnswer(
-        answer,
-        stream,
-        relay,
-        () => {
-          exchange.error = watched?.timedOut ? 'timeout' : 'upstream'
-          return inStreamErrorText(format, watched?.timedOut ? idleFailure(resolved.name, options) : streamFailure)
-        },
-        format,
-      )
       // Usage for onResponse, read from the forwarded bytes (not decoded, not re-encoded) only when someone listens.
-      if (options.onResponse && route.kind === 'generate') {
-        tapPassthroughUsage(result, format.usageField, (usage) => {
-          exchange.usage = usage
-        })
+      const usageField = options.onResponse && route.kind === 'generate' ? format.usageField : undefined
+      const onUsage = (usage: ir.Usage) => {
+        exchange.usage = usage
+      }
+      const failed = () => {
+        exchange.error = watched?.timedOut ? 'timeout' : 'upstream'
+        return inStreamErrorText(format, watched?.timedOut ? idleFailure(resolved.name, options) : streamFailure)
+      }
+      const watcher = usageField && stream ? usageWatcher(usageField, onUsage) : undefined
+      result = await passthroughAnswer(answer, stream, relay, failed, format, watcher)
+      const body = result.body
+      if (usageField && !isChunkSource(body) && body !== null && result.status >= 200 && result.status <= 299) {
+        // A passthrough JSON answer is the upstream's bytes: decoded here only because someone listens for its usage.
+        const usage = usageOfText(typeof body === 'string' ? body : new TextDecoder().decode(body), usageField)
+        if (usage) onUsage(usage)
       }
       Object.assign(result.headers, exchange.headers)
       exchange.headers = result.headers

@@ -5,8 +5,8 @@
  * the first usage object (Anthropic's `message_start` input counts) merged with the last (the final counts).
  */
 import type { UsageField } from '../formats/format.js'
+import type { ChunkWatcher } from '../http/respond.js'
 import type * as ir from '../ir/index.js'
-import { type ChunkSource, type ExchangeResult, isChunkSource } from './exchange.js'
 
 const quote = 34
 const backslash = 92
@@ -71,79 +71,42 @@ export function usageOfText(text: string, field: UsageField): ir.Usage | undefin
   return raw ? field.decode(raw) : undefined
 }
 
-/** Bytes of the tail kept: the final usage-bearing event is within it (at least the last `minTailChunks` chunks). */
-const minTailBytes = 16 * 1024
+/** The tail kept: the last chunks, at least `minTailChunks` and `minTailBytes` (the final usage object is in it). */
+const minTailBytes = 2 * 1024
 const minTailChunks = 3
 
-/** The usage of a streamed answer: the first usage object of its first chunk merged with the last one of its tail. */
-function usageOfStream(first: string, tail: string, field: UsageField): ir.Usage | undefined {
-  const start = usageObjectIn(first, field.key, false)
-  const end = usageObjectIn(tail, field.key, true)
-  if (!start && !end) return undefined
-  return field.decode({ ...start, ...end })
+/** Chunks as one text, bytes decoded together (a character split between two chunks stays whole). */
+function textOf(chunks: ReadonlyArray<string | Uint8Array>): string {
+  const decoder = new TextDecoder()
+  let text = ''
+  for (const chunk of chunks) text += typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true })
+  return text + decoder.decode()
 }
 
 /**
- * `source` unchanged, reporting the stream's usage through `onUsage` when it ends (before the end reaches the
- * caller), or when it is cancelled (what was sent until then).
+ * Watches a passthrough stream for its usage, reported through `onUsage` when it ends (or fails, or the client
+ * leaves: what was sent until then). Per chunk it only keeps a reference; the scan runs once, at the end, over the
+ * first chunk (the first usage object: Anthropic's `message_start` input counts) and the tail (the last one: the final
+ * counts), merged field by field, the last winning.
  */
-export function tapStreamUsage(
-  source: ChunkSource,
-  field: UsageField,
-  onUsage: (usage: ir.Usage) => void,
-): ChunkSource {
+export function usageWatcher(field: UsageField, onUsage: (usage: ir.Usage) => void): ChunkWatcher {
   let first: string | Uint8Array | undefined
   const tail: Array<string | Uint8Array> = []
   let tailBytes = 0
-  let reported = false
-  const report = () => {
-    if (reported || first === undefined) return
-    reported = true
-    const decoder = new TextDecoder()
-    const text = (chunk: string | Uint8Array) =>
-      typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true })
-    let joined = ''
-    for (const chunk of tail) joined += text(chunk)
-    const start = typeof first === 'string' ? first : new TextDecoder().decode(first)
-    const usage = usageOfStream(start, joined, field)
-    if (usage) onUsage(usage)
-  }
   return {
-    async next() {
-      const chunk = await source.next()
-      if (chunk === undefined) {
-        report()
-        return chunk
-      }
+    chunk(chunk) {
       if (first === undefined) first = chunk
       tail.push(chunk)
       tailBytes += chunk.length
       while (tail.length > minTailChunks && tailBytes - (tail[0] as string | Uint8Array).length >= minTailBytes)
         tailBytes -= (tail.shift() as string | Uint8Array).length
-      return chunk
     },
-    cancel() {
-      source.cancel()
-      report()
+    end() {
+      if (first === undefined) return
+      const start = usageObjectIn(textOf([first]), field.key, false)
+      const end = usageObjectIn(textOf(tail), field.key, true)
+      const usage = start || end ? field.decode({ ...start, ...end }) : undefined
+      if (usage) onUsage(usage)
     },
-  }
-}
-
-/**
- * Reads the usage of a successful passthrough answer into `onUsage`: a JSON body at once, a stream when it ends (the
- * body is wrapped, its bytes unchanged).
- */
-export function tapPassthroughUsage(
-  result: ExchangeResult,
-  field: UsageField | undefined,
-  onUsage: (usage: ir.Usage) => void,
-): void {
-  if (!field || result.status < 200 || result.status > 299) return
-  const body = result.body
-  if (isChunkSource(body)) result.body = tapStreamUsage(body, field, onUsage)
-  else if (body !== null) {
-    // A passthrough JSON answer is the upstream's bytes: decoded here only because someone listens for its usage.
-    const usage = usageOfText(typeof body === 'string' ? body : new TextDecoder().decode(body), field)
-    if (usage) onUsage(usage)
   }
 }

@@ -302,6 +302,13 @@ function concatBytes(a: Uint8Array, b: Uint8Array): Uint8Array {
   return out
 }
 
+/** Sees a passthrough stream's chunks as they are forwarded, synchronously (no promise of its own per chunk). */
+export interface ChunkWatcher {
+  chunk(bytes: string | Uint8Array): void
+  /** The stream ended, failed or was cancelled (called once). */
+  end(): void
+}
+
 /**
  * The upstream's bytes as they come; a failure writes `failure()` (the format's in-stream error frame), then ends.
  * With `sse`, bytes are forwarded up to the last complete event: a partial event is held until it completes, so when
@@ -312,10 +319,20 @@ export function bytesSource(
   failure: () => string | Uint8Array | undefined,
   sse = false,
   first?: { chunk: Uint8Array | undefined },
+  watcher?: ChunkWatcher,
 ): ChunkSource {
   let done = false
   let pending: Uint8Array | undefined
   let primed = first
+  /** The last chunk (if any), shown to the watcher with the end. */
+  const last = (chunk: string | Uint8Array | undefined) => {
+    if (watcher) {
+      if (chunk !== undefined) watcher.chunk(chunk)
+      watcher.end()
+      watcher = undefined
+    }
+    return chunk
+  }
   return {
     async next() {
       if (done) return undefined
@@ -328,25 +345,32 @@ export function bytesSource(
           } else chunk = await answer.next()
           if (chunk === undefined) {
             done = true
-            return pending
+            return last(pending)
           }
-          if (!sse) return chunk
-          const bytes = pending ? concatBytes(pending, chunk) : chunk
-          const end = lastEventEnd(bytes)
-          pending = end < bytes.length ? bytes.slice(end) : undefined
-          if (end > 0) return end === bytes.length ? bytes : bytes.subarray(0, end)
+          let out: Uint8Array | undefined = chunk
+          if (sse) {
+            const bytes = pending ? concatBytes(pending, chunk) : chunk
+            const end = lastEventEnd(bytes)
+            pending = end < bytes.length ? bytes.slice(end) : undefined
+            out = end === 0 ? undefined : end === bytes.length ? bytes : bytes.subarray(0, end)
+          }
+          if (out) {
+            watcher?.chunk(out)
+            return out
+          }
         }
       } catch {
         if (done) return undefined
         done = true
         pending = undefined
         answer.close()
-        return failure()
+        return last(failure())
       }
     },
     cancel() {
       done = true
       answer.close()
+      last(undefined)
     },
   }
 }
@@ -382,6 +406,7 @@ export async function passthroughAnswer(
   options: Pick<RespondOptions, 'secrets' | 'relayHeaders' | 'maxResponseBytes'>,
   failure: () => string | Uint8Array | undefined,
   format?: Format,
+  watcher?: ChunkWatcher,
 ): Promise<ExchangeResult> {
   const headers = keptHeaders(answer, true, options.relayHeaders)
   const ok = answer.status >= 200 && answer.status < 300
@@ -389,7 +414,7 @@ export async function passthroughAnswer(
     const sse = (answer.header('content-type') ?? '').includes('text/event-stream')
     // Throws (timeout, reset) before anything is committed to the client.
     const chunk = await answer.next()
-    return { status: answer.status, headers, body: bytesSource(answer, failure, sse, { chunk }) }
+    return { status: answer.status, headers, body: bytesSource(answer, failure, sse, { chunk }, watcher) }
   }
   // Beyond the cap: InterlinguaError 502, answered in the client's format by the gateway. A success is forwarded as the
   // upstream's bytes; an error body is read as text, for masking.
