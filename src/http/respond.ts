@@ -101,7 +101,20 @@ export function parseJson(text: string): unknown {
 
 const contentEvents = new Set<ir.StreamEvent['type']>(['message-start', 'ping', 'usage'])
 
-/** Encodes pulled events for the client: the events already read first, then one chunk per upstream chunk. */
+/** The events whose frames carry what a client waits for (text, reasoning, a tool call, an error). */
+const firstContent = new Set<ir.StreamEvent['type']>([
+  'text-delta',
+  'reasoning-delta',
+  'tool-call-start',
+  'tool-call-delta',
+  'error',
+])
+
+/**
+ * Encodes pulled events for the client: the events already read first, then one chunk per upstream chunk — except
+ * that the first content frame goes out on its own as soon as it is encoded: when a whole short answer arrives in one
+ * upstream read, its first text is not held back until the rest of that read is translated.
+ */
 function encodedSource(
   puller: EventPuller,
   first: ir.StreamEvent[],
@@ -110,21 +123,36 @@ function encodedSource(
   tap: TapStep,
 ): ChunkSource {
   let events = first
+  let at = 0
   let ended = !more
   let done = false
+  let contentSent = false
   const texts: string[] = []
   return {
     async next() {
       while (!done) {
-        if (events.length === 0 && !ended) ended = !(await puller.pull(events))
-        if (done) return undefined
-        for (const event of events) step.push(event, texts)
-        events = []
-        if (tap.failed && !ended) {
-          ended = true
-          puller.cancel()
+        if (at >= events.length && !ended) {
+          events = []
+          at = 0
+          ended = !(await puller.pull(events))
         }
-        if (ended) {
+        if (done) return undefined
+        while (at < events.length) {
+          const event = events[at++] as ir.StreamEvent
+          step.push(event, texts)
+          if (!contentSent && texts.length > 0 && firstContent.has(event.type)) {
+            contentSent = true
+            break
+          }
+        }
+        if (tap.failed) {
+          at = events.length
+          if (!ended) {
+            ended = true
+            puller.cancel()
+          }
+        }
+        if (ended && at >= events.length) {
           step.end(texts)
           done = true
         }

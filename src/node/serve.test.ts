@@ -156,6 +156,21 @@ describe('toNodeListener(gateway): the fast path', () => {
     expect(received.chunks.join('')).toContain('"content":" there"')
   })
 
+  it('writes the first text on its own when a whole answer arrives in one upstream chunk', async () => {
+    const upstream = await listen((req, res) => {
+      req.resume()
+      res.writeHead(200, { 'content-type': 'text/event-stream' })
+      res.end(start + blockStart + delta('Hel') + delta('lo') + delta(' there') + end)
+    })
+    const received = await post(await gatewayFor(upstream), chatBody(true))
+    // The role chunk and "Hel" first, not held back until the rest of the read is translated; then the rest together.
+    expect(received.chunks.length).toBeGreaterThanOrEqual(2)
+    expect(received.chunks[0]).toContain('"content":"Hel"')
+    expect(received.chunks[0]).not.toContain('"content":"lo"')
+    expect(received.chunks.join('')).toContain('"content":" there"')
+    expect(received.chunks.at(-1)).toContain('[DONE]')
+  })
+
   it('a client disconnect closes the upstream connection', async () => {
     let upstreamClosed: () => void = () => {}
     const closed = new Promise<void>((resolve) => {
