@@ -87,6 +87,7 @@ async function main(): Promise<void> {
       'Gateway latencies at 1 connection come from a sequential keep-alive client with µs resolution (3 s after a 0.3 s warm-up); ' +
         'req/s and the latencies at 50 connections come from autocannon (4 s after a 0.5 s warm-up; its latencies have 1 ms resolution).',
       'Topology: the gateway under test alone on core 1 (taskset -c 1); the upstream and the load generator on core 0.',
+      'Every server is first loaded at 50 connections for 1 s; each interlingua case is paired with the upstream alone and the bare proxy in front of the same upstream endpoint, measured just before it, and its ratios use that pair.',
     )
   const file = writeResults(rows, notes, seconds)
   console.log(table(rows))
