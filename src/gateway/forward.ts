@@ -18,6 +18,7 @@ import {
 } from '../http/respond.js'
 import { buildUpstreamBody, type UpstreamRequestInput, upstreamKind } from '../http/translate-request.js'
 import type * as ir from '../ir/index.js'
+import { appendMember } from '../shared/json-splice.js'
 import type { Exchange } from './create-gateway.js'
 import { errorInfo } from './errors.js'
 import { type ExchangeResult, isChunkSource, observe } from './exchange.js'
@@ -27,7 +28,7 @@ import type { GatewayOptions, UpstreamOptions } from './options.js'
 import type { ReasoningStore } from './reasoning-store.js'
 import { type ResolvedModel, upstreamConfig } from './routing.js'
 import { type Cancel, cancel, createCancel, type UpstreamAnswer } from './upstream.js'
-import { usageOfText, usageWatcher } from './usage-scan.js'
+import { usageChunkCutter, usageOfText, usageWatcher } from './usage-scan.js'
 
 export interface ForwardInput {
   body: unknown
@@ -105,6 +106,14 @@ export async function forward(exchange: Exchange, input: ForwardInput): Promise<
   const { kind, stream: upstreamStream } = upstreamKind(buildInput)
   const target = targetOf(resolved, kind, upstreamStream)
   const built = await buildUpstreamBody(buildInput)
+  // A chat-completions passthrough stream reports usage only when asked: asked for onResponse, cut out for the client.
+  const askUsage =
+    sameFormat &&
+    upstreamStream &&
+    format.id === 'chat-completions' &&
+    options.onResponse !== undefined &&
+    input.decoded.value.streamIncludeUsage !== true
+  if (askUsage) built.body = withIncludeUsage(built.body, input.body)
   if (!sameFormat)
     reportWarnings([...input.decoded.warnings, ...built.warnings], {
       strict: options.strict,
@@ -168,7 +177,12 @@ export async function forward(exchange: Exchange, input: ForwardInput): Promise<
         exchange.error = watched?.timedOut ? 'timeout' : 'upstream'
         return inStreamErrorText(format, watched?.timedOut ? idleFailure(resolved.name, options) : streamFailure)
       }
-      const watcher = usageField && stream ? usageWatcher(usageField, onUsage) : undefined
+      const watcher =
+        usageField && stream
+          ? askUsage
+            ? usageChunkCutter(usageField, onUsage)
+            : usageWatcher(usageField, onUsage)
+          : undefined
       result = await passthroughAnswer(answer, stream, relay, failed, format, watcher)
       const body = result.body
       if (usageField && !isChunkSource(body) && body !== null && result.status >= 200 && result.status <= 299) {
@@ -216,4 +230,20 @@ export async function forward(exchange: Exchange, input: ForwardInput): Promise<
   if (isChunkSource(result.body)) result.body = observe(result.body, unsubscribe)
   else unsubscribe()
   return result
+}
+
+/**
+ * A chat-completions request body (JSON text) with `stream_options.include_usage: true`: appended in the text when the
+ * client sent no `stream_options` (the usual case: the bytes stay the client's), else set in the parsed body.
+ */
+function withIncludeUsage(text: string, body: unknown): string {
+  const record = body as Record<string, unknown>
+  if (record.stream_options === undefined) {
+    const appended = appendMember(text, 'stream_options', '{"include_usage":true}')
+    if (appended !== undefined) return appended
+  }
+  const parsed = JSON.parse(text) as Record<string, unknown>
+  const options = parsed.stream_options
+  parsed.stream_options = { ...(typeof options === 'object' && options !== null ? options : {}), include_usage: true }
+  return JSON.stringify(parsed)
 }

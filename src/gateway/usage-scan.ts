@@ -110,3 +110,64 @@ export function usageWatcher(field: UsageField, onUsage: (usage: ir.Usage) => vo
     },
   }
 }
+
+/** The `data:` payload of one SSE event (its lines joined), or undefined. */
+function eventData(event: string): string | undefined {
+  let data: string | undefined
+  for (const line of event.split(/\r\n|\r|\n/)) {
+    if (!line.startsWith('data:')) continue
+    const value = line.charCodeAt(5) === 32 ? line.slice(6) : line.slice(5)
+    data = data === undefined ? value : `${data}\n${value}`
+  }
+  return data
+}
+
+/** A chat-completions usage-only chunk (`choices: []` and a `usage` object): its usage, else undefined. */
+function usageOnly(event: string, field: UsageField): ir.Usage | undefined {
+  const data = eventData(event)
+  if (data === undefined) return undefined
+  try {
+    const chunk = JSON.parse(data) as { choices?: unknown; usage?: unknown }
+    const { choices, usage } = chunk
+    if (!Array.isArray(choices) || choices.length > 0) return undefined
+    if (typeof usage !== 'object' || usage === null || Array.isArray(usage)) return undefined
+    return field.decode(usage as Record<string, unknown>)
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * The usage of a chat-completions passthrough stream whose `stream_options.include_usage` the gateway asked for, the
+ * client not: the usage-only chunk is cut out of the forwarded bytes (the client sees what it would have seen without
+ * it) and its usage reported when the stream ends. Each chunk is whole SSE events; it is decoded and scanned for a
+ * `"usage"` key whose value is an object — the other chunks (`"usage":null`) are forwarded as they are.
+ */
+export function usageChunkCutter(field: UsageField, onUsage: (usage: ir.Usage) => void): ChunkWatcher {
+  let usage: ir.Usage | undefined
+  let ended = false
+  const decoder = new TextDecoder()
+  return {
+    chunk() {},
+    edit(bytes) {
+      const text = decoder.decode(bytes)
+      if (usageObjectIn(text, field.key, false) === undefined) return bytes
+      let kept = ''
+      let cut = false
+      for (const event of text.split(/(?<=\r?\n\r?\n)/)) {
+        const found = usageOnly(event, field)
+        if (found) {
+          usage = found
+          cut = true
+        } else kept += event
+      }
+      if (!cut) return bytes
+      return kept === '' ? undefined : new TextEncoder().encode(kept)
+    },
+    end() {
+      if (ended) return
+      ended = true
+      if (usage) onUsage(usage)
+    },
+  }
+}

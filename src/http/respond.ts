@@ -335,6 +335,11 @@ export interface ChunkWatcher {
   chunk(bytes: string | Uint8Array): void
   /** The stream ended, failed or was cancelled (called once). */
   end(): void
+  /**
+   * Rewrites an SSE stream's chunks (whole events) before they are forwarded and watched; `undefined`: nothing left to
+   * forward. @defaultValue the bytes as they are
+   */
+  edit?(bytes: Uint8Array): Uint8Array | undefined
 }
 
 /**
@@ -373,7 +378,7 @@ export function bytesSource(
           } else chunk = await answer.next()
           if (chunk === undefined) {
             done = true
-            return last(pending)
+            return last(pending && watcher?.edit ? watcher.edit(pending) : pending)
           }
           let out: Uint8Array | undefined = chunk
           if (sse) {
@@ -381,6 +386,7 @@ export function bytesSource(
             const end = lastEventEnd(bytes)
             pending = end < bytes.length ? bytes.slice(end) : undefined
             out = end === 0 ? undefined : end === bytes.length ? bytes : bytes.subarray(0, end)
+            if (out && watcher?.edit) out = watcher.edit(out)
           }
           if (out) {
             watcher?.chunk(out)

@@ -66,3 +66,14 @@ export function spliceModel(text: string, model: string, hasModel: boolean): str
   if (seen > 1 || !span) return undefined
   return `${text.slice(0, span[0])}${JSON.stringify(model)}${text.slice(span[1])}`
 }
+
+/**
+ * The JSON text of a non-empty object with `"key":valueText` added as its last member, without re-serialising it
+ * (the caller knows `key` is absent); `undefined` when the text does not end with the object's `}`.
+ */
+export function appendMember(text: string, key: string, valueText: string): string | undefined {
+  let end = text.length - 1
+  while (end >= 0 && ' \n\r\t'.includes(text.charAt(end))) end--
+  if (text.charCodeAt(end) !== 125 /* } */) return undefined
+  return `${text.slice(0, end)},${JSON.stringify(key)}:${valueText}${text.slice(end)}`
+}
