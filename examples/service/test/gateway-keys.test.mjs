@@ -1,7 +1,8 @@
 /**
  * The service's keys at the gateway, over real HTTP on 127.0.0.1 with the official SDKs: the key's allow-list (403 and
  * filtered listings), its rate limit (429 with retry-after in each client format), and usage recorded from the
- * gateway's `onResponse` — for a passthrough stream too (a chat-completions upstream, itself a local mock gateway).
+ * gateway's `onResponse` — for a passthrough stream too (a chat-completions upstream, itself a local mock gateway), with or without
+ * `include_usage`.
  */
 import Anthropic from '@anthropic-ai/sdk'
 import { GoogleGenAI } from '@google/genai'
@@ -132,6 +133,29 @@ describe.each(testDatabases())('on %s', (kind) => {
         },
       ])
       expect(streamed.prompt_tokens).toBeGreaterThan(0)
+    })
+
+    it('usage is recorded for an OpenAI SDK stream that did not ask for it (the SDK default)', async () => {
+      await db.query('DELETE FROM usage_daily WHERE account_id = $1', [accountId])
+      const key = await makeKey(['gpt-x'])
+      const params = { model: 'gpt-x', stream: true, messages: [{ role: 'user', content: 'Say hello' }] }
+      const chunks = []
+      for await (const chunk of await openai(key).chat.completions.create(params)) chunks.push(chunk)
+      // The gateway asked the upstream for usage; the client does not see the usage chunk.
+      expect(chunks.length).toBeGreaterThan(1)
+      expect(chunks.filter((chunk) => chunk.usage || chunk.choices.length === 0)).toEqual([])
+      await expect.poll(async () => (await usageRows())[0]?.requests).toBe(1)
+      const [row] = await usageRows()
+      // The mock upstream is deterministic: the same request with include_usage shows the counts it reported.
+      let streamed
+      const asked = await openai(key).chat.completions.create({ ...params, stream_options: { include_usage: true } })
+      for await (const chunk of asked) if (chunk.usage) streamed = chunk.usage
+      expect(streamed.prompt_tokens).toBeGreaterThan(0)
+      expect(row).toMatchObject({
+        model: 'gpt-x',
+        input_tokens: streamed.prompt_tokens,
+        output_tokens: streamed.completion_tokens,
+      })
     })
 
     it('over its rate limit: 429 with retry-after, in each client format', async () => {
