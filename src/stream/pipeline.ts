@@ -63,7 +63,7 @@ export function convertStreamStep(
 }
 
 /** A step's text output as UTF-8 bytes (one chunk per string). */
-function toBytes<I>(step: StreamStep<I, string>): TransformStream<I, Uint8Array> {
+export function toBytes<I>(step: StreamStep<I, string>): TransformStream<I, Uint8Array> {
   const encoder = new TextEncoder()
   return stepToTransformStream(
     chainSteps(

@@ -53,6 +53,9 @@ export class ResponsesDecoder implements StreamStep<SseMessage, ir.StreamEvent> 
   private readonly items = new Map<number, ItemState>()
   /** A Gemini signature carried by a reasoning item, for the function call or text block that follows it. */
   private pending: ir.ProviderData | undefined
+  /** The last `sequence_number` seen and the `message-start` emitted (for a same-format stream's error tail). */
+  lastSequence = -1
+  startEvent: ir.MessageStartEvent | undefined
 
   push(message: SseMessage, out: ir.StreamEvent[]): void {
     if (this.ended) return
@@ -93,6 +96,7 @@ export class ResponsesDecoder implements StreamStep<SseMessage, ir.StreamEvent> 
 
   private event(event: Wire, out: ir.StreamEvent[]): void {
     const type = String(event.type)
+    if (typeof event.sequence_number === 'number') this.lastSequence = event.sequence_number
     if (type === 'error') {
       const inner = isRecord(event.error) ? event.error : event
       const status = typeof inner.status === 'number' ? inner.status : statusOf(inner.code)
@@ -182,6 +186,7 @@ export class ResponsesDecoder implements StreamStep<SseMessage, ir.StreamEvent> 
       model: typeof body.model === 'string' ? body.model : '',
     }
     if (typeof body.created_at === 'number') start.created = body.created_at
+    this.startEvent = start
     out.push(start)
   }
 

@@ -18,8 +18,10 @@
  *   `[DONE]`; codes Codex understands (errors.ts).
  */
 import type * as ir from '../../ir/index.js'
+import { forwardStep } from '../../stream/forward.js'
 import { type StreamStep, stepToTransformStream } from '../../stream/step.js'
-import type { EncodeStreamOptions, SseFrame } from '../format.js'
+import type { EncodeStreamOptions, SseFrame, SseMessage } from '../format.js'
+import { ResponsesDecoder } from './decode-stream.js'
 import { attachItem, reasoningItem } from './encode-items.js'
 import { applyStatus, responseShell } from './encode-response.js'
 import { streamErrorCode, streamErrorMessage } from './errors.js'
@@ -189,6 +191,18 @@ export class ResponsesEncoder implements StreamStep<ir.StreamEvent, SseFrame> {
     }
   }
 
+  /**
+   * Continues a stream whose earlier frames were written by someone else (a same-format stream forwarded as it came):
+   * the response `start` was announced and `sequence` is the next sequence number.
+   */
+  resume(start: ir.MessageStartEvent, sequence: number): void {
+    this.started = true
+    this.sequence = sequence
+    const id = responseIdOf(start.id)
+    this.nextId = itemIdMaker(id)
+    this.shell = responseShell(id, start.model, start.created ?? Math.floor(Date.now() / 1000))
+  }
+
   end(out: SseFrame[]): void {
     if (this.ended) return
     if (!this.started) this.start(out, undefined)
@@ -306,6 +320,19 @@ export class ResponsesEncoder implements StreamStep<ir.StreamEvent, SseFrame> {
     out.push({ data: '[DONE]' })
     this.ended = true
   }
+}
+
+/**
+ * A same-format Responses stream, forwarded as it came: `decoder` validates it, and an error is written after the
+ * forwarded frames (same response id, the next sequence number), then `response.failed` and `[DONE]`.
+ */
+export function forwardResponsesStep(): StreamStep<SseMessage, string> {
+  const decoder = new ResponsesDecoder()
+  return forwardStep(decoder, (error, out) => {
+    const encoder = new ResponsesEncoder()
+    if (decoder.startEvent) encoder.resume(decoder.startEvent, decoder.lastSequence + 1)
+    encoder.push(error, out)
+  })
 }
 
 export function encodeStreamStep(options?: EncodeStreamOptions): StreamStep<ir.StreamEvent, SseFrame> {
