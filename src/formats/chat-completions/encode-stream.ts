@@ -64,6 +64,9 @@ class ChunkEncoder {
   private readonly blocks = new Map<number, BlockRecord>()
   private toolCount = 0
   private usage: Partial<ir.Usage> = {}
+  /** A one-delta chunk around its `delta` members (set at start). */
+  private head = ''
+  private tail = ''
 
   constructor(private readonly includeUsage: boolean) {}
 
@@ -98,7 +101,11 @@ class ChunkEncoder {
         this.merge(event.index, event.providerData)
         if (event.text === '') return
         const refusal = this.blocks.get(event.index)?.refusal ?? isRefusal(event.providerData)
-        this.write(write, refusal ? { refusal: event.text } : { content: event.text })
+        // The hottest frame, written directly: the same bytes as `write` (same key order), one JSON.stringify of the
+        // text instead of three objects and a stringify of the whole chunk.
+        write({
+          data: `${this.head}${refusal ? '"refusal"' : '"content"'}:${JSON.stringify(event.text)}},"logprobs":null,"finish_reason":null}]${this.tail}`,
+        })
         return
       }
       case 'reasoning-start': {
@@ -164,6 +171,8 @@ class ChunkEncoder {
     this.id = event?.id || newId('chatcmpl-')
     this.model = event?.model ?? ''
     this.created = event?.created ?? Math.floor(Date.now() / 1000)
+    this.head = `{"id":${JSON.stringify(this.id)},"object":"chat.completion.chunk","created":${JSON.stringify(this.created)},"model":${JSON.stringify(this.model)},"choices":[{"index":0,"delta":{`
+    this.tail = this.includeUsage ? ',"usage":null}' : '}'
     this.write(write, { role: 'assistant', content: '' })
   }
 
