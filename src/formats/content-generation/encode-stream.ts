@@ -51,6 +51,15 @@ export function encodeStreamStep(_options: EncodeStreamOptions = {}): StreamStep
     body.responseId = id
     return { data: JSON.stringify(body) }
   }
+  // A frame's members after `candidates` (usage, model, id), kept until one of them changes: the hot text frame is
+  // written from it directly, the same bytes as `frame` (same key order).
+  let tail: string | undefined
+  const frameTail = (): string => {
+    tail ??=
+      `${usage ? `,"usageMetadata":${JSON.stringify(encodeUsage(usage))}` : ''}` +
+      `,"modelVersion":${JSON.stringify(model)},"responseId":${JSON.stringify(id)}}`
+    return tail
+  }
   const textPart = (index: number, text: string, providerData?: ir.ProviderData): Json => {
     const part: Json = { text }
     if (kinds.get(index) === 'reasoning') part.thought = true
@@ -70,6 +79,7 @@ export function encodeStreamStep(_options: EncodeStreamOptions = {}): StreamStep
           id = event.id
           model = event.model
           if (event.usage) usage = { ...event.usage }
+          tail = undefined
           return
         case 'text-start':
         case 'reasoning-start': {
@@ -83,6 +93,14 @@ export function encodeStreamStep(_options: EncodeStreamOptions = {}): StreamStep
         }
         case 'text-delta':
         case 'reasoning-delta':
+          if (event.providerData === undefined && !signatures.has(event.index)) {
+            if (event.text === '') return
+            const thought = kinds.get(event.index) === 'reasoning' ? ',"thought":true' : ''
+            out.push({
+              data: `{"candidates":[{"content":{"role":"model","parts":[{"text":${JSON.stringify(event.text)}${thought}}]},"index":0}]${frameTail()}`,
+            })
+            return
+          }
           if (event.text === '' && !ownSignature(event.providerData)) return
           out.push(frame([textPart(event.index, event.text, event.providerData)]))
           return
@@ -132,6 +150,7 @@ export function encodeStreamStep(_options: EncodeStreamOptions = {}): StreamStep
         }
         case 'usage':
           usage = { ...usage, ...event.usage }
+          tail = undefined
           return
         case 'finish':
           if (event.usage) usage = event.usage
