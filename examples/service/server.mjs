@@ -16,6 +16,7 @@ const service = await createService({
   models: config.models,
   publicUrl: config.publicUrl,
   keyRateLimit: config.keyRateLimit,
+  usageFlushMs: config.usageFlushMs,
 })
 const server = serve({ fetch: service.fetch, hostname: config.host, port: config.port }, (info) => {
   for (const line of config.summary) console.log(`[service] ${line}`)
@@ -26,5 +27,17 @@ const server = serve({ fetch: service.fetch, hostname: config.host, port: config
     `[service] listening on http://${info.address}:${info.port} (public URL ${config.publicUrl}) in ${Date.now() - started} ms`,
   )
 })
-for (const signal of ['SIGINT', 'SIGTERM'])
-  process.on(signal, () => server.close(() => db.close().then(() => process.exit(0))))
+// Shutdown: no new connections, the answers under way finish (their usage counted), the pending usage is written,
+// then the database closes.
+let stopping = false
+const stop = () => {
+  if (stopping) return
+  stopping = true
+  server.close(() =>
+    service
+      .close()
+      .then(() => db.close())
+      .then(() => process.exit(0)),
+  )
+}
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, stop)

@@ -16,7 +16,7 @@ const maxAttempts = 5
 /**
  * @param {{ db: any, mailer: { send: (to: string, code: string) => Promise<void>, logged: boolean },
  *   gatewayOptions: import('interlingua/gateway').GatewayOptions, models: Array<{id: string, format: string, supports: string}>,
- *   publicUrl: string, keyRateLimit?: number }} config
+ *   publicUrl: string, keyRateLimit?: number, usageFlushMs?: number }} config
  */
 export async function createService(config) {
   const { db, mailer, publicUrl } = config
@@ -47,34 +47,105 @@ export async function createService(config) {
 
   // ── the gateway ───────────────────────────────────────────────────────────────────────────────────────────────
   /**
-   * Joined into the two per-request accounting statements (key check + rate-limit hit, usage upsert): their
-   * transaction commits without waiting for the WAL flush (`synchronous_commit = off` for it alone). A crash of the
-   * database server may lose the last fraction of a second of usage counts and rate-limit hits, never consistency;
-   * everything else (accounts, keys, revocations) commits as usual. Measured in bench/run.mjs: about 1.5–2× the
-   * requests per second of the gateway on PostgreSQL with fsync on.
+   * Joined into the per-request statement (key check + rate-limit hit): its transaction commits without waiting for
+   * the WAL flush (`synchronous_commit = off` for it alone). A crash of the database server may lose the last fraction
+   * of a second of rate-limit hits and `last_used_at`, never consistency; everything else commits as usual. Measured
+   * in bench/run.mjs: about 1.5–2× the requests per second of the gateway on PostgreSQL with fsync on.
    */
   const asyncCommit = `(SELECT set_config('synchronous_commit', 'off', true)) AS async_commit`
-  /** One request's usage, added to its key's row for the day (errors counted, tokens summed). */
-  async function record(caller, event) {
+
+  /**
+   * Usage is counted in memory per (account, key, model, UTC day) and written in one multi-row upsert every
+   * `usageFlushMs` (default 1 s), before this instance renders a usage page, and at `close()`. A failed write keeps
+   * its counts for the next flush (added to what came in meanwhile) and is logged without them; a row the database
+   * refuses for good (an integrity error, e.g. its key row gone) is dropped and logged (model, day, requests). Other
+   * instances' usage shows up to `usageFlushMs` late; a process killed without `close()` loses at most that much.
+   */
+  const usageFlushMs = config.usageFlushMs ?? 1000
+  let pending = new Map()
+  /** One request's usage, added to its key's pending counts for the day (errors counted, tokens summed). */
+  function record(caller, event) {
     const usage = event.usage ?? {}
-    await db.query(
+    const day = new Date().toISOString().slice(0, 10)
+    const model = event.model ?? 'unknown'
+    const id = `${caller.id}\n${model}\n${day}`
+    let row = pending.get(id)
+    if (!row) {
+      row = {
+        accountId: caller.accountId,
+        keyId: caller.id,
+        model,
+        day,
+        requests: 0,
+        errors: 0,
+        input: 0,
+        output: 0,
+        cached: 0,
+        reasoning: 0,
+      }
+      pending.set(id, row)
+    }
+    row.requests += 1
+    row.errors += event.status >= 400 || event.error ? 1 : 0
+    row.input += usage.inputTokens ?? 0
+    row.output += usage.outputTokens ?? 0
+    row.cached += usage.cachedInputTokens ?? 0
+    row.reasoning += usage.reasoningTokens ?? 0
+  }
+  const upsertUsage = (rows) =>
+    db.query(
       `INSERT INTO usage_daily (account_id, key_id, model, day, requests, errors, input_tokens, output_tokens, cached_tokens, reasoning_tokens)
-       SELECT $1::uuid, $2::uuid, $3::text, current_date, 1, $4::bigint, $5::bigint, $6::bigint, $7::bigint, $8::bigint FROM ${asyncCommit}
-       ON CONFLICT (key_id, model, day) DO UPDATE SET requests = usage_daily.requests + 1, errors = usage_daily.errors + excluded.errors,
+       SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::date[], $5::bigint[], $6::bigint[], $7::bigint[], $8::bigint[], $9::bigint[], $10::bigint[])
+       ON CONFLICT (key_id, model, day) DO UPDATE SET requests = usage_daily.requests + excluded.requests, errors = usage_daily.errors + excluded.errors,
          input_tokens = usage_daily.input_tokens + excluded.input_tokens, output_tokens = usage_daily.output_tokens + excluded.output_tokens,
          cached_tokens = usage_daily.cached_tokens + excluded.cached_tokens, reasoning_tokens = usage_daily.reasoning_tokens + excluded.reasoning_tokens`,
-      [
-        caller.accountId,
-        caller.id,
-        event.model ?? 'unknown',
-        event.status >= 400 || event.error ? 1 : 0,
-        usage.inputTokens ?? 0,
-        usage.outputTokens ?? 0,
-        usage.cachedInputTokens ?? 0,
-        usage.reasoningTokens ?? 0,
-      ],
+      ['accountId', 'keyId', 'model', 'day', 'requests', 'errors', 'input', 'output', 'cached', 'reasoning'].map(
+        (field) => rows.map((row) => (typeof row[field] === 'number' ? String(row[field]) : row[field])),
+      ),
     )
+  /** Puts counts that could not be written back into `pending`, added to any that came in meanwhile. */
+  function keep(rows) {
+    for (const row of rows) {
+      const id = `${row.keyId}\n${row.model}\n${row.day}`
+      const now = pending.get(id)
+      if (!now) pending.set(id, row)
+      else
+        for (const field of ['requests', 'errors', 'input', 'output', 'cached', 'reasoning']) now[field] += row[field]
+    }
   }
+  const integrity = (error) => typeof error?.code === 'string' && error.code.startsWith('23')
+  async function writeUsage() {
+    if (pending.size === 0) return
+    const rows = [...pending.values()]
+    pending = new Map()
+    try {
+      await upsertUsage(rows)
+    } catch (error) {
+      if (!integrity(error)) {
+        keep(rows)
+        console.error(`[service] usage not written yet (${rows.length} row(s) kept for the next flush):`, error.message)
+        return
+      }
+      // One row the database refuses for good must not hold back the others: write them one by one.
+      for (const row of rows)
+        await upsertUsage([row]).catch((rowError) => {
+          if (!integrity(rowError)) return keep([row])
+          console.error(
+            `[service] usage dropped for model ${JSON.stringify(row.model)} on ${row.day} (${row.requests} request(s) of one key):`,
+            rowError.message,
+          )
+        })
+    }
+  }
+  let flushing = Promise.resolve()
+  /** Writes every pending count (after any write under way); resolves when done, never rejects. */
+  const flushUsage = () => {
+    flushing = flushing.then(writeUsage).catch((error) => console.error('[service] usage flush failed:', error.message))
+    return flushing
+  }
+  const timer = setInterval(flushUsage, usageFlushMs)
+  timer.unref()
+
   const gateway = createGateway({
     ...config.gatewayOptions,
     /**
@@ -102,8 +173,7 @@ export async function createService(config) {
     },
     // Once per request, when its answer (a stream included) has ended, with the caller and the usage.
     onResponse(event) {
-      if (event.caller)
-        record(event.caller, event).catch((error) => console.error('[service] usage not recorded:', error.message))
+      if (event.caller) record(event.caller, event)
     },
   })
 
@@ -359,6 +429,7 @@ export async function createService(config) {
   })
   app.get('/usage', async (c) => {
     const account = c.get('account')
+    await flushUsage() // this instance's latest calls are on the page at once
     const rows = await db.query(
       `SELECT u.day, k.name AS key_name, u.model, u.requests, u.errors, u.input_tokens, u.output_tokens, u.cached_tokens, u.reasoning_tokens
        FROM usage_daily u JOIN api_keys k ON k.id = u.key_id WHERE u.account_id = $1 AND u.day > current_date - 30 ORDER BY u.day DESC, k.name, u.model LIMIT 500`,
@@ -375,5 +446,15 @@ export async function createService(config) {
   // Everything the gateway serves (all four wire formats), on the same origin.
   for (const prefix of ['/v1/*', '/v1beta/*', '/v1alpha/*']) app.all(prefix, (c) => gateway.fetch(c.req.raw))
 
-  return { fetch: app.fetch, codeTtlMs }
+  return {
+    fetch: app.fetch,
+    codeTtlMs,
+    /** Writes the pending usage counts now. */
+    flushUsage,
+    /** Stops the usage timer and writes what is pending: call it after the server closed, before the database. */
+    async close() {
+      clearInterval(timer)
+      await flushUsage()
+    },
+  }
 }

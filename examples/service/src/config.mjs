@@ -36,6 +36,7 @@ export function loadConfig(argv = process.argv.slice(2), env = process.env) {
     smtpUrl: env.SMTP_URL,
     mailFrom: env.MAIL_FROM ?? 'interlingua <no-reply@localhost>',
     keyRateLimit: positiveInteger(env.KEY_RATE_LIMIT, 'KEY_RATE_LIMIT') ?? 600,
+    usageFlushMs: positiveInteger(env.USAGE_FLUSH_MS, 'USAGE_FLUSH_MS') ?? 1000,
     gatewayOptions,
     models,
     summary: cli.summary,

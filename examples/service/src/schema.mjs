@@ -74,7 +74,7 @@ export const apiKeys = pgTable(
   ],
 )
 
-/** Usage as daily aggregates: one row per key, model and day, upserted per request, so pages stay fast at any volume. */
+/** Usage as daily aggregates: one row per key, model and day, upserted in batches (src/app.mjs), so pages stay fast at any volume. */
 export const usageDaily = pgTable(
   'usage_daily',
   {

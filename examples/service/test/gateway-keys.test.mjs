@@ -9,14 +9,15 @@ import { GoogleGenAI } from '@google/genai'
 import { serve } from '@hono/node-server'
 import { createGateway } from 'interlingua/gateway'
 import OpenAI from 'openai'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createService } from '../src/app.mjs'
 import { openDatabase } from '../src/db.mjs'
 import { newApiKey, sha256 } from '../src/security.mjs'
 import { testDatabase, testDatabases } from './support/databases.mjs'
 
 describe.each(testDatabases())('on %s', (kind) => {
-  let server, upstream, db, base, database, accountId
+  let server, upstream, db, base, database, accountId, service
+  let usageFails = false
 
   function listen(fetch) {
     return new Promise((resolve) => {
@@ -49,12 +50,19 @@ describe.each(testDatabases())('on %s', (kind) => {
     ;[{ id: accountId }] = await db.query(
       `INSERT INTO accounts (email, email_key) VALUES ('keys@example.com', 'keys@example.com') RETURNING id`,
     )
-    let service
     const app = await listen((request) => service.fetch(request))
     server = app.running
     base = app.url
     service = await createService({
-      db,
+      // The usage upsert fails while `usageFails` is set (the database unreachable, say); everything else goes through.
+      db: {
+        ...db,
+        query: (sql, params) =>
+          usageFails && sql.includes('INSERT INTO usage_daily')
+            ? Promise.reject(new Error('connection terminated unexpectedly'))
+            : db.query(sql, params),
+      },
+      usageFlushMs: 3_600_000, // flushed by the tests only
       mailer: { send: async () => {}, logged: true },
       gatewayOptions: {
         upstreams: {
@@ -74,6 +82,7 @@ describe.each(testDatabases())('on %s', (kind) => {
   afterAll(async () => {
     await new Promise((resolve) => (server ? server.close(resolve) : resolve()))
     await new Promise((resolve) => (upstream ? upstream.close(resolve) : resolve()))
+    await service?.close()
     await db?.close()
     await database?.cleanup()
   })
@@ -81,12 +90,19 @@ describe.each(testDatabases())('on %s', (kind) => {
   const openai = (apiKey) => new OpenAI({ apiKey, baseURL: `${base}/v1`, maxRetries: 0 })
   const anthropic = (apiKey) => new Anthropic({ apiKey, baseURL: base, maxRetries: 0 })
   const gemini = (apiKey) => new GoogleGenAI({ apiKey, httpOptions: { baseUrl: base } })
-  const usageRows = () =>
-    db.query(
+  // The service writes usage in batches; flushed here as before a usage page.
+  const resetUsage = async () => {
+    await service.flushUsage() // the earlier tests' counts
+    await db.query('DELETE FROM usage_daily WHERE account_id = $1', [accountId])
+  }
+  const usageRows = async () => {
+    await service.flushUsage()
+    return db.query(
       `SELECT model, sum(requests)::int AS requests, sum(errors)::int AS errors, sum(input_tokens)::int AS input_tokens,
          sum(output_tokens)::int AS output_tokens FROM usage_daily WHERE account_id = $1 GROUP BY model ORDER BY model`,
       [accountId],
     )
+  }
 
   describe('a key at the gateway', () => {
     it('with an allow-list: listings show only its models, another model is a permission error', async () => {
@@ -102,7 +118,7 @@ describe.each(testDatabases())('on %s', (kind) => {
     })
 
     it('usage is recorded from onResponse: a passthrough stream, a translated answer, an error', async () => {
-      await db.query('DELETE FROM usage_daily WHERE account_id = $1', [accountId])
+      await resetUsage()
       const key = await makeKey(['gpt-x'])
       const stream = await openai(key).chat.completions.create({
         model: 'gpt-x',
@@ -135,8 +151,37 @@ describe.each(testDatabases())('on %s', (kind) => {
       expect(streamed.prompt_tokens).toBeGreaterThan(0)
     })
 
+    it('usage counts survive a failed write: kept, logged without the key, written by the next flush', async () => {
+      await resetUsage()
+      const key = await makeKey(['gpt-x'])
+      const ask = () =>
+        openai(key).chat.completions.create({ model: 'gpt-x', messages: [{ role: 'user', content: 'hi' }] })
+      const first = await ask()
+      const logged = vi.spyOn(console, 'error').mockImplementation(() => {})
+      try {
+        usageFails = true
+        await expect.poll(async () => (await service.flushUsage(), logged.mock.calls.length)).toBeGreaterThan(0)
+        expect(await db.query('SELECT 1 FROM usage_daily WHERE account_id = $1', [accountId])).toEqual([])
+        const log = logged.mock.calls.flat().join(' ')
+        expect(log).toMatch(/usage not written yet \(1 row\(s\) kept for the next flush\)/)
+        expect(log).not.toContain(key)
+        expect(log).not.toContain(key.slice(0, 10))
+      } finally {
+        usageFails = false
+        logged.mockRestore()
+      }
+      const second = await ask()
+      await expect.poll(async () => (await usageRows())[0]?.requests).toBe(2)
+      expect((await usageRows())[0]).toMatchObject({
+        model: 'gpt-x',
+        errors: 0,
+        input_tokens: first.usage.prompt_tokens + second.usage.prompt_tokens,
+        output_tokens: first.usage.completion_tokens + second.usage.completion_tokens,
+      })
+    })
+
     it('usage is recorded for an OpenAI SDK stream that did not ask for it (the SDK default)', async () => {
-      await db.query('DELETE FROM usage_daily WHERE account_id = $1', [accountId])
+      await resetUsage()
       const key = await makeKey(['gpt-x'])
       const params = { model: 'gpt-x', stream: true, messages: [{ role: 'user', content: 'Say hello' }] }
       const chunks = []

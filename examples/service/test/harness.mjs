@@ -38,6 +38,7 @@ export async function startService(kind, { keyRateLimit = 1000 } = {}) {
       server.close(resolve)
       server.closeAllConnections?.() // a browser keeps its connections open
     })
+    await service.close()
     await mail.close()
     await db.close()
     await database.cleanup()

@@ -39,6 +39,7 @@ describe.each(testDatabases())('on %s', (kind) => {
   })
   afterAll(async () => {
     await new Promise((resolve) => (server ? server.close(resolve) : resolve()))
+    await service?.close()
     await mail?.close()
     await db?.close()
     await database?.cleanup()
