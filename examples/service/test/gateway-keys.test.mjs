@@ -160,7 +160,12 @@ describe.each(testDatabases())('on %s', (kind) => {
       const logged = vi.spyOn(console, 'error').mockImplementation(() => {})
       try {
         usageFails = true
-        await expect.poll(async () => (await service.flushUsage(), logged.mock.calls.length)).toBeGreaterThan(0)
+        await expect
+          .poll(async () => {
+            await service.flushUsage()
+            return logged.mock.calls.length
+          })
+          .toBeGreaterThan(0)
         expect(await db.query('SELECT 1 FROM usage_daily WHERE account_id = $1', [accountId])).toEqual([])
         const log = logged.mock.calls.flat().join(' ')
         expect(log).toMatch(/usage not written yet \(1 row\(s\) kept for the next flush\)/)

@@ -1,7 +1,8 @@
 /**
  * Two service processes on one PostgreSQL database, started at the same moment (so their migrations race): an account
  * signed up on one uses its key on the other, a key revoked on one is refused by both on the next request, a session
- * made on one is signed in on the other, and the code-request rate limit counts requests made to either.
+ * made on one is signed in on the other, the code-request rate limit counts requests made to either, and an instance
+ * stopped with SIGTERM writes the usage it had counted in memory.
  */
 import OpenAI from 'openai'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -11,11 +12,11 @@ import { testDatabase, testDatabases } from './support/databases.mjs'
 import { startService } from './support/processes.mjs'
 
 describe.skipIf(!testDatabases().includes('postgres'))('two instances on one PostgreSQL', () => {
-  let mail, database, a, b
+  let mail, database, env, a, b
   beforeAll(async () => {
     mail = await startMailCatcher()
     database = await testDatabase('postgres')
-    const env = { ...database.env, SMTP_URL: mail.url, MAIL_FROM: 'test@127.0.0.1' }
+    env = { ...database.env, SMTP_URL: mail.url, MAIL_FROM: 'test@127.0.0.1' }
     const started = await Promise.allSettled([startService(env), startService(env)])
     ;[a, b] = started.map((s) => (s.status === 'fulfilled' ? s.value : undefined))
     const failed = started.find((s) => s.status === 'rejected')
@@ -76,6 +77,25 @@ describe.skipIf(!testDatabases().includes('postgres'))('two instances on one Pos
       expect(refused).toBeInstanceOf(OpenAI.AuthenticationError)
       expect(refused.status).toBe(401)
     }
+  })
+
+  it('an instance stopped with SIGTERM writes the usage it counted (not flushed yet) before it exits', async () => {
+    const c = await startService({ ...env, USAGE_FLUSH_MS: '3600000' })
+    let onA
+    try {
+      const onC = await signUp(browser(c.base), mail, 'gina@example.com')
+      const key = await createKey(onC)
+      const openai = new OpenAI({ apiKey: key, baseURL: `${c.base}/v1`, maxRetries: 0 })
+      await openai.chat.completions.create({ model: 'interlingua-mock', messages: [{ role: 'user', content: 'hi' }] })
+      onA = browser(a.base)
+      for (const [name, value] of onC.jar) onA.jar.set(name, value)
+      // Counted in C's memory only: another instance's page does not show it yet.
+      expect((await onA.go('/usage')).html).not.toMatch(/interlingua-mock/)
+    } finally {
+      await c.stop()
+    }
+    expect(c.output()).not.toMatch(/usage not written|usage flush failed/)
+    expect((await onA.go('/usage')).html).toMatch(/interlingua-mock/)
   })
 
   it('the code-request rate limit is shared: three requests for one address across both, the fourth refused', async () => {
