@@ -5,8 +5,8 @@
 //  - requests per second through the service's gateway (key looked up by hash in the database, per-key rate limit
 //    counted there, usage counted in memory and upserted once a second) against the bare library gateway
 //    (bench/bare.mjs: the same gateway configuration and mount, one in-memory key), same process setup, rounds
-//    interleaved; the ratio is the
-//    median of each round's service / bare ratio (a shared machine drifts between rounds, much less within one).
+//    interleaved; the ratio is the median of each round's service / bare ratio (a shared machine drifts between
+//    rounds, much less within one).
 // PostgreSQL is a local server started for the run (Debian's binaries, fsync on), stopped afterwards.
 // Options (env): BENCH_SECONDS (per round, default 3), BENCH_ROUNDS (default 5), BENCH_CONNECTIONS (default 10),
 // BENCH_FSYNC=0 (the PostgreSQL server without fsync).
