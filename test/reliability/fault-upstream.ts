@@ -107,47 +107,29 @@ export async function startFaultUpstream(): Promise<FaultUpstream> {
       res.flushHeaders()
       return
     }
-    if (fault === 'malformed-json') {
-      const text = '{"id":"x","choices":[{"index":0,"message":{"role":"assistant","content":"trunc'
-      record(200, text)
-      res.writeHead(200, { 'content-type': 'application/json' })
-      res.end(text)
-      return
+    // Whole answers sent at once: status, content type, body (and extra headers).
+    const canned: Partial<Record<Fault, () => [number, string, string, Record<string, string>?]>> = {
+      'malformed-json': () => [
+        200,
+        'application/json',
+        '{"id":"x","choices":[{"index":0,"message":{"role":"assistant","content":"trunc',
+      ],
+      'malformed-sse': () => [200, 'text/event-stream', 'data: {not json at all\n\ndata: [DONE]\n\n'],
+      'error-200': () => [200, 'application/json', errorBody(400, 'invalid-request')],
+      '429-retry-after': () => [429, 'application/json', errorBody(429, 'rate-limit'), { 'retry-after': '7' }],
+      '500': () => [500, 'application/json', errorBody(500, 'internal')],
+      '529': () => [529, 'application/json', errorBody(529, 'overloaded')],
+      'html-error': () => [
+        502,
+        'text/html',
+        '<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>',
+      ],
     }
-    if (fault === 'malformed-sse') {
-      const text = 'data: {not json at all\n\ndata: [DONE]\n\n'
-      record(200, text)
-      res.writeHead(200, { 'content-type': 'text/event-stream' })
-      res.end(text)
-      return
-    }
-    if (fault === 'error-200') {
-      const text = errorBody(400, 'invalid-request')
-      record(200, text)
-      res.writeHead(200, { 'content-type': 'application/json' })
-      res.end(text)
-      return
-    }
-    const errors: Partial<Record<Fault, [number, Parameters<typeof errorBody>[1]]>> = {
-      '429-retry-after': [429, 'rate-limit'],
-      '500': [500, 'internal'],
-      '529': [529, 'overloaded'],
-    }
-    const error = errors[fault]
-    if (error) {
-      const text = errorBody(...error)
-      record(error[0], text)
-      res.writeHead(error[0], {
-        'content-type': 'application/json',
-        ...(fault === '429-retry-after' ? { 'retry-after': '7' } : {}),
-      })
-      res.end(text)
-      return
-    }
-    if (fault === 'html-error') {
-      const text = '<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>'
-      record(502, text)
-      res.writeHead(502, { 'content-type': 'text/html' })
+    const fixed = canned[fault]?.()
+    if (fixed) {
+      const [status, type, text, headers] = fixed
+      record(status, text)
+      res.writeHead(status, { 'content-type': type, ...headers })
       res.end(text)
       return
     }
