@@ -51,18 +51,6 @@ import { fetchTransport, type UpstreamTransport } from './upstream.js'
 import { warningsHeader } from './warnings.js'
 
 export { refuse } from './auth.js'
-export type {
-  AuthenticateResult,
-  Caller,
-  GatewayContext,
-  GatewayOptions,
-  GatewayRequestEvent,
-  GatewayResponseEvent,
-  MediaOptions,
-  ModelRoute,
-  Refusal,
-  UpstreamOptions,
-} from './options.js'
 
 /** The gateway: a bound Fetch handler (and, for `interlingua/node`, its exchange handler under a symbol). */
 export interface Gateway {
