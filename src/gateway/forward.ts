@@ -9,13 +9,8 @@ import { InterlinguaError } from '../errors.js'
 import type { Converted, FormatId } from '../formats/format.js'
 import { getFormat } from '../formats/index.js'
 import { upstreamStreamError } from '../http/event-source.js'
-import {
-  errorResult,
-  inStreamErrorText,
-  passthroughAnswer,
-  type RespondOptions,
-  translateAnswer,
-} from '../http/respond.js'
+import { inStreamErrorText, passthroughAnswer } from '../http/passthrough.js'
+import { errorResult, type RespondOptions, translateAnswer } from '../http/respond.js'
 import { buildUpstreamBody, type UpstreamRequestInput, upstreamKind } from '../http/translate-request.js'
 import type * as ir from '../ir/index.js'
 import { appendMember } from '../shared/json-splice.js'

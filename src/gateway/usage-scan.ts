@@ -5,7 +5,7 @@
  * the first usage object (Anthropic's `message_start` input counts) merged with the last (the final counts).
  */
 import type { UsageField } from '../formats/format.js'
-import type { ChunkWatcher } from '../http/respond.js'
+import type { ChunkWatcher } from '../http/passthrough.js'
 import type * as ir from '../ir/index.js'
 
 const quote = 34

@@ -9,7 +9,8 @@ import { getFormat } from '../formats/index.js'
 import { responseOfResult } from '../gateway/exchange.js'
 import { answerOfResponse, cancel, createCancel } from '../gateway/upstream.js'
 import type * as ir from '../ir/index.js'
-import { keptHeaders, passthroughAnswer, type RespondOptions, translateAnswer } from './respond.js'
+import { passthroughAnswer } from './passthrough.js'
+import { keptHeaders, type RespondOptions, translateAnswer } from './respond.js'
 
 export interface TranslateResponseOptions {
   /** The upstream's format. */
