@@ -85,9 +85,14 @@ export function convertRequest(body: unknown, options: ConvertRequestOptions): u
   const source = getFormat(options.from)
   const target = getFormat(options.to)
   assertJsonDepth(body, options.from)
-  const decoded = source.decodeRequest(body, options.model === undefined ? {} : { model: options.model })
+  const route = options.model === undefined ? {} : { model: options.model }
   // Same format in and out is the identity (validated): every field comes back as it came, like the gateway's passthrough.
-  if (options.from === options.to) return sameFormat(body, options.model, 'model')
+  if (options.from === options.to) {
+    if (source.validateRequest) source.validateRequest(body, route)
+    else source.decodeRequest(body, route)
+    return sameFormat(body, options.model, 'model')
+  }
+  const decoded = source.decodeRequest(body, route)
   if (options.model !== undefined) decoded.value.model = options.model
   const encoded = target.encodeRequest(decoded.value, options)
   reportWarnings([...decoded.warnings, ...encoded.warnings], options)

@@ -100,6 +100,11 @@ export interface Format {
 
   /** Validates and decodes a request body. Throws `InterlinguaError('invalid-request')` naming the JSON path. */
   decodeRequest(body: unknown, route?: Partial<RouteMatch>): Converted<ir.Request>
+  /**
+   * Validates a request body exactly as `decodeRequest` does (the same errors) without building the IR: what a
+   * same-format conversion needs. Optional: without it `decodeRequest` validates.
+   */
+  validateRequest?(body: unknown, route?: Partial<RouteMatch>): void
   encodeRequest(request: ir.Request, options?: EncodeRequestOptions): Converted<unknown>
 
   /** Validates and decodes a response body (throws `invalid-request` on a malformed body). */

@@ -269,13 +269,24 @@ function unwrapCountTokens(body: unknown): unknown {
   return record.contents === undefined && typeof inner === 'object' && inner !== null ? inner : body
 }
 
-export function decodeRequest(body: unknown, route?: Partial<RouteMatch>): Converted<ir.Request> {
+/** The validated wire body and its model (without the `models/` prefix); throws what `decodeRequest` throws. */
+function validWire(body: unknown, route: Partial<RouteMatch> | undefined): { wire: WireRequest; model: string } {
   const input = route?.kind === 'count-tokens' ? unwrapCountTokens(body) : body
   // The common, valid body skips zod (quick-check.ts); anything else is validated (and reported) by zod.
   const wire = quickRequestOk(input) ? (input as WireRequest) : parseWire(requestSchema, input, F)
-  const warnings: Warnings = []
   const rawModel = route?.model ?? (typeof wire.model === 'string' ? wire.model : undefined)
   if (rawModel === undefined) invalidRequest('model', 'the model is required (in the URL path or the body)', F)
+  return { wire, model: rawModel }
+}
+
+/** Validates a request body exactly as `decodeRequest` does (same errors), without decoding it. */
+export function validateRequest(body: unknown, route?: Partial<RouteMatch>): void {
+  validWire(body, route)
+}
+
+export function decodeRequest(body: unknown, route?: Partial<RouteMatch>): Converted<ir.Request> {
+  const { wire, model: rawModel } = validWire(body, route)
+  const warnings: Warnings = []
   const messages = decodeContents(wire, warnings)
   if (wire.systemInstruction) {
     const text: ir.TextPart[] = []
