@@ -6,6 +6,7 @@ import * as msgDecode from '../formats/messages/decode-stream.js'
 import * as msgEncode from '../formats/messages/encode-stream.js'
 import type * as ir from '../ir/index.js'
 import { accumulate } from './accumulate.js'
+import { convertStream } from './convert-stream.js'
 import { convertStreamWith } from './pipeline.js'
 import { createSseDecodeStream } from './sse-decode.js'
 
@@ -58,6 +59,24 @@ describe('convertStreamWith (convertStream without the registry)', () => {
     expect(response.content).toEqual([{ type: 'text', text: 'Hello, wörld 🎉' }])
     expect(response.finishReason.unified).toBe('stop')
     expect([response.usage?.inputTokens, response.usage?.outputTokens]).toEqual([3, 4])
+  })
+
+  it('writes what one upstream chunk completed as ONE output chunk (translated and same-format)', async () => {
+    const many = Array.from({ length: 20 }, (_, i) => chunk(`word${i} `)).join('')
+    const finish =
+      'data: {"id":"chatcmpl-1","object":"chat.completion.chunk","created":1,"model":"gpt-x","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n'
+    const chunks = async (stream: ReadableStream<Uint8Array>) => {
+      const out: Uint8Array[] = []
+      const reader = stream.getReader()
+      for (let next = await reader.read(); !next.done; next = await reader.read()) out.push(next.value)
+      return out
+    }
+    const input = () => streamOf([encoder.encode(many), encoder.encode(finish)])
+    expect(await chunks(convertStreamWith(input(), ccDecode, msgEncode))).toHaveLength(2)
+    const forwarded = await chunks(
+      convertStream(input(), { from: 'chat-completions', to: 'chat-completions', includeUsage: true }),
+    )
+    expect(forwarded).toHaveLength(2)
   })
 
   it('pulls the source only as the consumer reads (backpressure)', async () => {

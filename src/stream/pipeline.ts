@@ -44,13 +44,21 @@ export function sseTextStep<I>(frames: StreamStep<I, SseFrame>): StreamStep<I, s
   }
 }
 
+/** IR events → SSE frames of `target` (with the model override). */
+function encodeFramesStep(
+  target: Pick<Format, 'encodeStreamStep'>,
+  options: PipelineOptions,
+): StreamStep<ir.StreamEvent, SseFrame> {
+  const encode = target.encodeStreamStep(options)
+  return options.model === undefined ? encode : chainSteps(modelOverrideStep(options.model), encode)
+}
+
 /** IR events → SSE text of `target` (with the model override), one string per push. */
 export function encodeEventsStep(
   target: Pick<Format, 'encodeStreamStep'>,
   options: PipelineOptions = {},
 ): StreamStep<ir.StreamEvent, string> {
-  const encode = target.encodeStreamStep(options)
-  return sseTextStep(options.model === undefined ? encode : chainSteps(modelOverrideStep(options.model), encode))
+  return sseTextStep(encodeFramesStep(target, options))
 }
 
 /** SSE bytes of `source` → SSE text of `target`, one string per pushed chunk (none when nothing completed). */
@@ -59,18 +67,36 @@ export function convertStreamStep(
   target: Pick<Format, 'encodeStreamStep'>,
   options: PipelineOptions = {},
 ): StreamStep<Uint8Array | string, string> {
-  return chainSteps(chainSteps(createSseDecodeStep(), source.decodeStreamStep()), encodeEventsStep(target, options))
+  // The text step wraps the whole chain, so the frames of every event the chunk completed become one string.
+  return sseTextStep(
+    chainSteps(chainSteps(createSseDecodeStep(), source.decodeStreamStep()), encodeFramesStep(target, options)),
+  )
 }
 
-/** A step's text output as UTF-8 bytes (one chunk per string). */
+/**
+ * A step's text output as UTF-8 bytes: what one push produced is encoded and enqueued as ONE chunk (an enqueue and an
+ * encode per SSE event would cost more than the conversion itself).
+ */
 export function toBytes<I>(step: StreamStep<I, string>): TransformStream<I, Uint8Array> {
   const encoder = new TextEncoder()
-  return stepToTransformStream(
-    chainSteps(
-      step,
-      mapStep((text: string) => encoder.encode(text)),
-    ),
-  )
+  const texts: string[] = []
+  const encode = (out: Uint8Array[]) => {
+    if (texts.length === 0) return
+    let text = texts[0] as string
+    for (let i = 1; i < texts.length; i++) text += texts[i] as string
+    texts.length = 0
+    if (text !== '') out.push(encoder.encode(text))
+  }
+  return stepToTransformStream<I, Uint8Array>({
+    push(input, out) {
+      step.push(input, texts)
+      encode(out)
+    },
+    end(out) {
+      step.end(texts)
+      encode(out)
+    },
+  })
 }
 
 /** IR events → SSE bytes of `target` (with the model override). Pull-based; cancel propagates to `events`. */
