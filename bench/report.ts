@@ -59,6 +59,23 @@ export function machine(): string[] {
   ]
 }
 
+/**
+ * Sections written by hand (analysis of several runs, before/after tables) start at this marker line and are kept
+ * when the bench rewrites the file: a run replaces its own table, never the notes about earlier runs.
+ */
+export const HAND_WRITTEN_MARKER = '<!-- hand-written below: kept by `npm run bench` -->'
+
+function handWritten(file: string): string {
+  let previous: string
+  try {
+    previous = readFileSync(file, 'utf8')
+  } catch {
+    return ''
+  }
+  const at = previous.indexOf(HAND_WRITTEN_MARKER)
+  return at === -1 ? '' : `\n${previous.slice(at)}`
+}
+
 export function writeResults(rows: readonly Row[], notes: readonly string[], seconds: number): string {
   const missed = rows.filter((row) => verdict(row).startsWith('MISSED'))
   const text = [
@@ -85,6 +102,6 @@ export function writeResults(rows: readonly Row[], notes: readonly string[], sec
     ...(notes.length > 0 ? ['## Notes', '', ...notes.map((note) => `- ${note}`), ''] : []),
   ].join('\n')
   const file = join(benchDir, 'results.md')
-  writeFileSync(file, text)
+  writeFileSync(file, text + handWritten(file))
   return file
 }
