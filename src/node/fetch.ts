@@ -129,6 +129,12 @@ function bodyStream(message: IncomingMessage, signal: AbortSignal | undefined): 
   )
 }
 
+/** Errors of a kept-alive socket the upstream closed before answering (no byte of a response was read). */
+export function staleSocketError(error: Error): boolean {
+  const code = (error as NodeJS.ErrnoException).code
+  return code === 'ECONNRESET' || code === 'EPIPE' || code === 'ECONNABORTED'
+}
+
 /** Creates a `fetch` over `node:http`/`node:https` with keep-alive agents (see the module doc). */
 export function createNodeFetch(options: NodeFetchOptions = {}): typeof fetch {
   const httpAgent = options.httpAgent ?? new HttpAgent({ keepAlive: true })
@@ -141,6 +147,7 @@ export function createNodeFetch(options: NodeFetchOptions = {}): typeof fetch {
     body: string | Uint8Array | undefined,
     init: RequestInit,
     redirects: number,
+    retried = false,
   ): Promise<Response> {
     const signal = init.signal ?? undefined
     return new Promise<Response>((resolve, reject) => {
@@ -170,6 +177,12 @@ export function createNodeFetch(options: NodeFetchOptions = {}): typeof fetch {
         signal?.removeEventListener('abort', onAbort)
         if (settled) return
         settled = true
+        // The keep-alive race (an idle connection closed by the upstream as this request was written): once more on
+        // a new connection, as Node's `reusedSocket` documentation advises.
+        if (!retried && request.reusedSocket && staleSocketError(error)) {
+          resolve(send(url, method, headers, body, init, redirects, true))
+          return
+        }
         reject(new TypeError('fetch failed', { cause: error }))
       })
       request.on('response', (message) => {

@@ -10,6 +10,7 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https'
 import type { Readable } from 'node:stream'
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib'
 import type { Cancel, UpstreamAnswer, UpstreamTransport } from '../gateway/upstream.js'
+import { staleSocketError } from './fetch.js'
 
 export interface NodeTransportOptions {
   /** Agent for `http:` URLs. @defaultValue a keep-alive agent shared by the process */
@@ -135,27 +136,37 @@ export function createNodeTransport(options: NodeTransportOptions = {}): Upstrea
       const { https, options: base } = endpointOf(call.url)
       const headers: Record<string, string | number> = { ...call.headers }
       headers['content-length'] = Buffer.byteLength(call.body)
-      const request = (https ? httpsRequest : httpRequest)({ ...base, headers })
       let settled = false
-      call.cancel.onCancel = () => {
-        request.destroy()
-        if (settled) return
-        settled = true
-        reject(aborted())
-      }
-      request.on('error', (error) => {
-        if (settled) return
-        settled = true
-        reject(new TypeError('fetch failed', { cause: error }))
-      })
-      request.on('response', (message) => {
-        if (settled) {
-          message.destroy()
-          return
+      const send = (retried: boolean) => {
+        const request = (https ? httpsRequest : httpRequest)({ ...base, headers })
+        call.cancel.onCancel = () => {
+          request.destroy()
+          if (settled) return
+          settled = true
+          reject(aborted())
         }
-        settled = true
-        resolve(answerOfMessage(message, call.cancel))
-      })
-      request.end(call.body)
+        request.on('error', (error) => {
+          if (settled) return
+          // The keep-alive race: the upstream closed an idle connection just as this request was written on it, so
+          // it was never answered. Sent once more on a new connection (Node's documented `reusedSocket` pattern);
+          // a fresh connection that fails is an error.
+          if (!retried && request.reusedSocket && staleSocketError(error)) {
+            send(true)
+            return
+          }
+          settled = true
+          reject(new TypeError('fetch failed', { cause: error }))
+        })
+        request.on('response', (message) => {
+          if (settled) {
+            message.destroy()
+            return
+          }
+          settled = true
+          resolve(answerOfMessage(message, call.cancel))
+        })
+        request.end(call.body)
+      }
+      send(false)
     })
 }
