@@ -386,6 +386,50 @@ function accumulate(events: ir.StreamEvent[]): ir.Response {
   return response
 }
 
+describe('messages decode stream: the compact text delta read without JSON.parse', () => {
+  // The same delta with a space after the first colon cannot take the quick path: both must decode alike.
+  const spaced = (data: string) => data.replace('{"type":', '{"type": ')
+  const deltas = [
+    '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hello"}}',
+    '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"wörld 🎉"}}',
+    '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"an escape: \\u00e9"}}',
+    '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"a \\"quote\\" \\n and \\\\"}}',
+    '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":""}}',
+    '{"type":"content_block_delta","index":1,"delta":{"type":"text_delta","text":"to a tool block"}}',
+    '{"type":"content_block_delta","index":2,"delta":{"type":"text_delta","text":"to a skipped block"}}',
+    '{"type":"content_block_delta","index":7,"delta":{"type":"text_delta","text":"no such block"}}',
+    '{"type":"content_block_delta","index":01,"delta":{"type":"text_delta","text":"leading zero"}}',
+    '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"raw\ttab"}}',
+    '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"x"}}}',
+  ]
+  const opened = [
+    start(),
+    blockStart(0, { type: 'text', text: '' }),
+    blockStart(1, { type: 'tool_use', id: 'toolu_1', name: 'f', input: {} }),
+    blockStart(2, { type: 'server_tool_use', id: 'srvtoolu_1', name: 'web_search', input: {} }),
+  ]
+  for (const data of deltas) {
+    it(`${data.slice(38, 90)}…: the same events as the general path`, async () => {
+      const quick = await decode([...opened, { event: 'content_block_delta', data }, blockStop(0), stop])
+      const general = await decode([
+        ...opened,
+        { event: 'content_block_delta', data: spaced(data) },
+        blockStop(0),
+        stop,
+      ])
+      expect(spaced(data)).not.toBe(data)
+      expect(quick).toEqual(general)
+    })
+  }
+
+  it('reads the text exactly (no unescaping needed when it takes the quick path)', async () => {
+    const events = await decode([...opened, { event: 'content_block_delta', data: deltas[1] as string }])
+    expect(events).toContainEqual({ type: 'text-delta', index: 0, text: 'wörld 🎉' })
+    const plain = await decode([...opened, { event: 'content_block_delta', data: deltas[0] as string }])
+    expect(plain).toContainEqual({ type: 'text-delta', index: 0, text: 'Hello' })
+  })
+})
+
 describe('messages decode stream: fixtures', () => {
   it('decodes text.sse exactly', async () => {
     expect(await decodeBytes(fixtureBytes('text.sse'), [])).toEqual(textEvents)

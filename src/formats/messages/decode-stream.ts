@@ -51,6 +51,15 @@ function upstreamError(message: string): ir.ErrorEvent {
 
 const isIndex = (value: unknown): value is number => typeof value === 'number' && Number.isInteger(value) && value >= 0
 
+/**
+ * The hottest event, a text delta in the API's own compact form, read without `JSON.parse` (about eight times
+ * faster): the whole data must be exactly this object, with a text of code units from U+0020 up other than `"` and
+ * `\` (no escape, no control character), so the captured text is the very string `JSON.parse` would return.
+ * Anything else takes the general path.
+ */
+const quickTextDelta =
+  /^\{"type":"content_block_delta","index":(0|[1-9]\d{0,8}),"delta":\{"type":"text_delta","text":"([ !#-[\]-\uffff]*)"\}\}$/
+
 export function decodeStreamStep(): StreamStep<SseMessage, ir.StreamEvent> {
   const blocks = new Map<number, OpenBlock | typeof skipped>()
   let nextIndex = 0
@@ -267,6 +276,16 @@ export function decodeStreamStep(): StreamStep<SseMessage, ir.StreamEvent> {
     push(message, out) {
       if (done) return
       const text = message.data
+      const quick = quickTextDelta.exec(text)
+      if (quick !== null) {
+        const block = blocks.get(Number(quick[1]))
+        // An unknown index: the general path words the error.
+        if (block !== undefined) {
+          if (block !== skipped && block.kind === 'text')
+            out.push({ type: 'text-delta', index: block.index, text: quick[2] as string })
+          return
+        }
+      }
       if (text.trim() === '') {
         // The SDK skips named events with empty data; an empty ping is still a keep-alive.
         if (message.event === 'ping') out.push({ type: 'ping' })
