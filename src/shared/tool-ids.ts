@@ -5,25 +5,33 @@
  */
 
 const digits = '0123456789abcdefghijklmnopqrstuvwxyz'
+/** Every two-digit base-36 string, by value (0 → `00` … 1295 → `zz`). */
+const pairs = Array.from({ length: 36 * 36 }, (_, n) => (digits[(n / 36) | 0] as string) + (digits[n % 36] as string))
 
-/** An unsigned 32-bit number in base 36 (what `n.toString(36)` gives, without the slow radix conversion). */
+/** An unsigned 32-bit number in base 36 (what `n.toString(36)` gives, two digits a step, without the slow radix conversion). */
 function base36(n: number): string {
+  if (n < 36) return digits[n] as string
   let out = ''
-  do {
-    out = (digits[n % 36] as string) + out
-    n = (n / 36) >>> 0
-  } while (n > 0)
-  return out
+  while (n >= 1296) {
+    out = (pairs[n % 1296] as string) + out
+    n = (n / 1296) >>> 0
+  }
+  return (n < 36 ? (digits[n] as string) : (pairs[n] as string)) + out
 }
 
-/** FNV-1a, 32-bit, of `text` (as a signed int; `>>> 0` gives the unsigned value). */
-function fnv(text: string): number {
-  let h = 0x811c9dc5 | 0
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i)
-    h = Math.imul(h, 0x01000193)
-  }
+const fnvOffset = 0x811c9dc5 | 0
+const fnvPrime = 0x01000193
+
+/** FNV-1a, 32-bit, of `text` continuing from `h` (as a signed int; `>>> 0` gives the unsigned value). */
+function fnv(text: string, h = fnvOffset): number {
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), fnvPrime)
   return h
+}
+
+/** FNV-1a continued by the decimal digits of the non-negative integer `n` (what hashing `String(n)` gives). */
+function fnvDecimal(n: number, h: number): number {
+  if (n >= 10) h = fnvDecimal(Math.floor(n / 10), h)
+  return Math.imul(h ^ (48 + (n % 10)), fnvPrime)
 }
 
 /** FNV-1a, 32-bit, as base36: short, stable, not cryptographic. */
@@ -31,11 +39,23 @@ function hash(text: string): string {
   return base36(fnv(text) >>> 0)
 }
 
+/** The id for FNV state `h` of a seed: the seed's hash, then the hash of `${seed}#` (FNV-1a continued by '#' = 35). */
+function idFromHash(prefix: string, h: number): string {
+  return prefix + base36(h >>> 0) + base36(Math.imul(h ^ 35, fnvPrime) >>> 0)
+}
+
 /** A stable id for a call that has none. `seed` should identify the call (e.g. turn index, part index, name). */
 export function generateToolCallId(prefix: string, seed: string): string {
-  const h = fnv(seed)
-  // The second half is the hash of `${seed}#`: FNV-1a continued by one more character ('#' = 35).
-  return prefix + base36(h >>> 0) + base36(Math.imul(h ^ 35, 0x01000193) >>> 0)
+  return idFromHash(prefix, fnv(seed))
+}
+
+/**
+ * `generateToolCallId(prefix, \`${a}:${b}:${name}\`)` for non-negative integers `a` and `b`, without building the
+ * seed string (decoders call it for every call that has no id).
+ */
+export function generateToolCallIdAt(prefix: string, a: number, b: number, name: string): string {
+  const h = fnvDecimal(b, Math.imul(fnvDecimal(a, fnvOffset) ^ 58, fnvPrime))
+  return idFromHash(prefix, fnv(name, Math.imul(h ^ 58, fnvPrime)))
 }
 
 /** True for an id messages accepts: `^[a-zA-Z0-9_-]+$`. */

@@ -7,7 +7,7 @@ import { invalidRequest } from '../../errors.js'
 import type * as ir from '../../ir/index.js'
 import { restoreEnvelopes } from '../../shared/reasoning-envelope.js'
 import { toolCallFromObject } from '../../shared/tool-arguments.js'
-import { generateToolCallId } from '../../shared/tool-ids.js'
+import { generateToolCallIdAt } from '../../shared/tool-ids.js'
 import { parseWire } from '../../shared/validate.js'
 import type { Converted, RouteMatch } from '../format.js'
 import { decodeGenerationConfig, decodeToolConfig } from './decode-config.js'
@@ -37,10 +37,17 @@ interface PendingCall {
   used: boolean
 }
 
-function withSignature<T extends ir.Part>(part: T, wire: WirePart, extra?: Record<string, unknown>): T {
+function withSignature<T extends ir.Part>(part: T, wire: WirePart): T {
   const signature = wire.thoughtSignature
-  if (signature === undefined && extra === undefined) return part
-  part.providerData = { [F]: signature === undefined ? { ...extra } : { ...extra, thoughtSignature: signature } }
+  if (signature !== undefined) part.providerData = { [F]: { thoughtSignature: signature } }
+  return part
+}
+
+/** A function call's part with its provider data: the wire id (when it had one), then the signature. */
+function withCallData(part: ir.ToolCallPart, wire: WirePart, wireId: string | undefined): ir.ToolCallPart {
+  if (wireId === undefined) return withSignature(part, wire)
+  const signature = wire.thoughtSignature
+  part.providerData = { [F]: signature === undefined ? { id: wireId } : { id: wireId, thoughtSignature: signature } }
   return part
 }
 
@@ -65,24 +72,22 @@ function warnExtraKeys(part: WirePart, dataKey: string, ci: number, pi: number, 
   }
 }
 
-function decodeResponsePayload(response: Record<string, unknown> | null | undefined): {
-  content: ir.ToolResultContent[]
-  isError: boolean
-} {
-  const value = response ?? {}
+/** True when `value` has exactly one own enumerable key (what `Object.keys(value).length === 1` says, without the array). */
+function oneKey(value: Record<string, unknown>): boolean {
+  let count = 0
+  for (const key in value) if (Object.hasOwn(value, key) && ++count > 1) return false
+  return count === 1
+}
+
+/** The text of a function response: its `error`, its sole `output`, or the whole object as JSON. */
+function responseText(value: Record<string, unknown>): string {
   if ('error' in value && value.error !== undefined) {
     const error = value.error
-    return {
-      content: [{ type: 'text', text: typeof error === 'string' ? error : JSON.stringify(error) }],
-      isError: true,
-    }
+    return typeof error === 'string' ? error : JSON.stringify(error)
   }
-  const keys = Object.keys(value)
-  if (keys.length === 1 && typeof value.output === 'string')
-    return { content: [{ type: 'text', text: value.output }], isError: false }
-  if (keys.length === 1 && 'output' in value)
-    return { content: [{ type: 'text', text: JSON.stringify(value.output) }], isError: false }
-  return { content: [{ type: 'text', text: JSON.stringify(value) }], isError: false }
+  if (oneKey(value) && 'output' in value)
+    return typeof value.output === 'string' ? value.output : JSON.stringify(value.output)
+  return JSON.stringify(value)
 }
 
 function decodeContents(body: WireRequest, warnings: Warnings): ir.Message[] {
@@ -99,9 +104,9 @@ function decodeContents(body: WireRequest, warnings: Warnings): ir.Message[] {
         const part = wireParts[pi] as WirePart
         if (part.functionCall) {
           const fc = part.functionCall
-          const id = fc.id ?? generateToolCallId('call_', `${ci}:${pi}:${fc.name}`)
+          const id = fc.id ?? generateToolCallIdAt('call_', ci, pi, fc.name)
           const call = toolCallFromObject(id, fc.name, fc.args)
-          parts.push(withSignature(call, part, fc.id === undefined ? undefined : { id: fc.id }))
+          parts.push(withCallData(call, part, fc.id))
           turnCalls.push(
             fc.id === undefined
               ? { id, name: fc.name, used: false }
@@ -176,6 +181,16 @@ function decodeContents(body: WireRequest, warnings: Warnings): ir.Message[] {
   return messages
 }
 
+/**
+ * The call a function response answers: the first unused call of the previous model turn with its id (when the
+ * response has one), else the first unused call of its name (an id-less response, or an id-less call).
+ */
+function pairedCall(id: string | undefined, name: string, calls: PendingCall[]): PendingCall | undefined {
+  if (id !== undefined) for (const c of calls) if (!c.used && (c.wireId === id || c.id === id)) return c
+  for (const c of calls) if (!c.used && c.name === name && (id === undefined || c.wireId === undefined)) return c
+  return undefined
+}
+
 function decodeFunctionResponse(
   part: WirePart,
   ci: number,
@@ -184,11 +199,12 @@ function decodeFunctionResponse(
   warnings: Warnings,
 ): ir.ToolResultPart {
   const fr = part.functionResponse as NonNullable<WirePart['functionResponse']>
-  let call = fr.id === undefined ? undefined : calls.find((c) => !c.used && (c.wireId === fr.id || c.id === fr.id))
-  call ??= calls.find((c) => !c.used && c.name === fr.name && (fr.id === undefined || c.wireId === undefined))
+  const call = pairedCall(fr.id, fr.name, calls)
   if (call) call.used = true
-  const toolCallId = call?.id ?? fr.id ?? generateToolCallId('call_', `${ci}:${pi}:${fr.name}`)
-  const { content, isError } = decodeResponsePayload(fr.response)
+  const toolCallId = call?.id ?? fr.id ?? generateToolCallIdAt('call_', ci, pi, fr.name)
+  const response = fr.response ?? {}
+  const isError = 'error' in response && response.error !== undefined
+  const content: ir.ToolResultContent[] = [{ type: 'text', text: responseText(response) }]
   fr.parts?.forEach((inner, i) => {
     if (inner.inlineData?.mimeType.startsWith('image/'))
       content.push({
@@ -213,10 +229,11 @@ function decodeFunctionResponse(
         message: 'Unsupported part',
       })
   })
-  const data: Record<string, unknown> = { response: fr.response ?? {} }
+  const data: Record<string, unknown> = { response }
   if (fr.id !== undefined) data.id = fr.id
   if (part.thoughtSignature !== undefined) data.thoughtSignature = part.thoughtSignature
-  for (const key of ['willContinue', 'scheduling'] as const) if (fr[key] !== undefined) data[key] = fr[key]
+  if (fr.willContinue !== undefined) data.willContinue = fr.willContinue
+  if (fr.scheduling !== undefined) data.scheduling = fr.scheduling
   const result: ir.ToolResultPart = {
     type: 'tool-result',
     toolCallId,

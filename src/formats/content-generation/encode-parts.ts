@@ -84,8 +84,8 @@ function resultResponse(part: ir.ToolResultPart): Record<string, unknown> {
           .map((p) => p.text)
           .join('\n')
   if (part.isError) return { error: text }
-  const trimmed = text.trimStart()
-  if (trimmed.startsWith('{')) {
+  // JSON object text (a `{`, perhaps after whitespace); the first character usually settles it without trimStart's copy.
+  if (text.charCodeAt(0) === 123 || text.trimStart().startsWith('{')) {
     try {
       const parsed: unknown = JSON.parse(text)
       if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed))
@@ -119,8 +119,10 @@ function encodeToolResult(
   const id = typeof data?.id === 'string' ? data.id : call?.wireId
   if (id !== undefined) response.id = id
   const media: Wire[] = []
-  part.content.forEach((inner, i) => {
-    if (inner.type === 'text') return
+  const content = part.content
+  for (let i = 0; i < content.length; i++) {
+    const inner = content[i] as ir.ToolResultContent
+    if (inner.type === 'text') continue
     const path = partPath(mi, pi)
     const encoded = encodeMedia(inner.source, fallbackMime[inner.type], `${path}.content[${i}]`, warnings)
     if ('text' in encoded)
@@ -130,9 +132,10 @@ function encodeToolResult(
         message: 'Text document dropped from a tool result',
       })
     else media.push(encoded)
-  })
+  }
   if (media.length > 0) response.parts = media
-  if (data) for (const key of ['willContinue', 'scheduling']) if (data[key] !== undefined) response[key] = data[key]
+  if (data?.willContinue !== undefined) response.willContinue = data.willContinue
+  if (data?.scheduling !== undefined) response.scheduling = data.scheduling
   return signed({ functionResponse: response }, part)
 }
 

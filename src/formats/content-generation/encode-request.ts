@@ -30,7 +30,9 @@ function encodeContents(request: ir.Request, body: Wire, warnings: Warnings): vo
   const system: Wire[] = []
   const contents: Array<{ role: string; parts: Wire[] }> = []
   let seenOther = false
-  request.messages.forEach((message, mi) => {
+  const messages = request.messages
+  for (let mi = 0; mi < messages.length; mi++) {
+    const message = messages[mi] as ir.Message
     if (message.role === 'system') {
       if (seenOther)
         warnings.push({
@@ -45,7 +47,7 @@ function encodeContents(request: ir.Request, body: Wire, warnings: Warnings): vo
           message: 'content-generation has no participant names',
         })
       for (const part of message.content) system.push({ text: part.text })
-      return
+      continue
     }
     seenOther = true
     if ('name' in message && message.name !== undefined)
@@ -56,15 +58,16 @@ function encodeContents(request: ir.Request, body: Wire, warnings: Warnings): vo
       })
     const role = message.role === 'assistant' ? 'model' : 'user'
     const parts: Wire[] = []
-    message.content.forEach((part, pi) => {
-      const encoded = encodePart(part, calls, mi, pi, warnings)
+    const source = message.content
+    for (let pi = 0; pi < source.length; pi++) {
+      const encoded = encodePart(source[pi] as ir.Part, calls, mi, pi, warnings)
       if (encoded) parts.push(encoded)
-    })
+    }
     if (role === 'model') signFunctionCalls(parts)
     const last = contents[contents.length - 1]
     if (last && last.role === role) for (const part of parts) last.parts.push(part)
     else contents.push({ role, parts })
-  })
+  }
   body.contents = contents
   if (system.length > 0) body.systemInstruction = { role: 'user', parts: system }
 }
@@ -207,9 +210,13 @@ export const foreignCallSignature = 'skip_thought_signature_validator'
 
 /** A model turn's calls with no signature of Gemini's own get the stand-in on the first call (policy 3). */
 function signFunctionCalls(parts: Wire[]): void {
-  const first = parts.find((part) => part.functionCall !== undefined)
-  if (!first || parts.some((part) => part.functionCall !== undefined && part.thoughtSignature !== undefined)) return
-  first.thoughtSignature = foreignCallSignature
+  let first: Wire | undefined
+  for (const part of parts) {
+    if (part.functionCall === undefined) continue
+    if (part.thoughtSignature !== undefined) return
+    first ??= part
+  }
+  if (first) first.thoughtSignature = foreignCallSignature
 }
 
 export function encodeRequest(request: ir.Request, options: EncodeRequestOptions = {}): Converted<unknown> {
