@@ -1,6 +1,7 @@
 import { errorCodeForStatus } from '../../ir/error.js'
 import type * as ir from '../../ir/index.js'
 import { generateToolCallId } from '../../shared/tool-ids.js'
+import { plainCount, plainString } from '../../stream/quick-json.js'
 import { emitterStep, type StreamStep, stepToTransformStream } from '../../stream/step.js'
 import type { SseMessage } from '../format.js'
 import { toFinishReason } from './finish-reason.js'
@@ -53,6 +54,17 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 const refusalData: ir.ProviderData = { 'chat-completions': { refusal: true } }
 
+/**
+ * The hottest chunk, a content delta in the API's own compact form, read without `JSON.parse` (see quick-json.ts);
+ * taken only once the stream has started and before the finish.
+ */
+const quickContent = new RegExp(
+  `^\\{"id":"${plainString}","object":"chat\\.completion\\.chunk","created":${plainCount},"model":"${plainString}",` +
+    `(?:"service_tier":(?:null|"${plainString}"),)?(?:"system_fingerprint":(?:null|"${plainString}"),)?` +
+    `"choices":\\[\\{"index":0,"delta":\\{"content":"(${plainString})"\\},"logprobs":null,"finish_reason":null\\}\\]` +
+    `(?:,"usage":null)?(?:,"obfuscation":"${plainString}")?\\}$`,
+)
+
 class ChunkDecoder {
   private done = false
   private started = false
@@ -69,6 +81,14 @@ class ChunkDecoder {
 
   message(message: SseMessage, emit: Emit): void {
     if (this.done) return
+    if (this.started && !this.finish) {
+      const quick = quickContent.exec(message.data)
+      if (quick !== null) {
+        const text = quick[1] as string
+        if (text !== '') emit({ type: 'text-delta', index: this.textLike('text', emit).index, text })
+        return
+      }
+    }
     const data = message.data.trim()
     if (data === '') return
     if (data === '[DONE]') {

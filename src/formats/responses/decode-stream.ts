@@ -14,6 +14,7 @@
  * - Unknown events, `keepalive`, hosted-tool progress and `[DONE]` are ignored.
  */
 import type * as ir from '../../ir/index.js'
+import { plainCount, plainString } from '../../stream/quick-json.js'
 import { type StreamStep, stepToTransformStream } from '../../stream/step.js'
 import type { SseMessage } from '../format.js'
 import { reasoningData } from './decode-items.js'
@@ -25,6 +26,13 @@ import { decodeUsage } from './usage.js'
 type Wire = Record<string, unknown>
 const isRecord = (value: unknown): value is Wire => typeof value === 'object' && value !== null && !Array.isArray(value)
 const refusalData: ir.ProviderData = { 'chat-completions': { refusal: true } }
+
+/** The hottest event, a text delta in the API's own compact form, read without `JSON.parse` (see quick-json.ts). */
+const quickTextDelta = new RegExp(
+  `^\\{"type":"response\\.output_text\\.delta","sequence_number":(${plainCount}),"item_id":"${plainString}",` +
+    `"output_index":(${plainCount}),"content_index":(${plainCount}),"delta":"(${plainString})","logprobs":\\[\\]` +
+    `(?:,"obfuscation":"${plainString}")?\\}$`,
+)
 
 interface Block {
   index: number
@@ -59,6 +67,16 @@ export class ResponsesDecoder implements StreamStep<SseMessage, ir.StreamEvent> 
 
   push(message: SseMessage, out: ir.StreamEvent[]): void {
     if (this.ended) return
+    const quick = quickTextDelta.exec(message.data)
+    if (quick !== null) {
+      this.lastSequence = Number(quick[1])
+      this.start(out, undefined)
+      const item = this.items.get(Number(quick[2]))
+      const text = quick[4] as string
+      if (item?.type !== 'message' || text === '') return
+      out.push({ type: 'text-delta', index: this.textBlock(out, item, Number(quick[3]), false).index, text })
+      return
+    }
     const data = message.data.trim()
     if (data === '' || data === '[DONE]') return
     let event: unknown
