@@ -35,9 +35,25 @@ const knownKeys = new Set([
   'function_call',
 ])
 
-/** Message keys decoded into IR fields; the rest ride on `providerData['chat-completions']` (encoder spreads them back). */
-const messageKeys = new Set(['role', 'content', 'name', 'refusal', 'tool_calls', 'function_call', 'tool_call_id'])
-const carrierKeys = new Set(['reasoning_content', 'reasoning_details'])
+/**
+ * Message keys decoded into IR fields (and the reasoning carrier's); the rest ride on `providerData['chat-completions']`
+ * (encoder spreads them back). A switch: it runs for every key of every message, and beats two Set lookups.
+ */
+function decodedMessageKey(key: string): boolean {
+  switch (key) {
+    case 'role':
+    case 'content':
+    case 'name':
+    case 'refusal':
+    case 'tool_calls':
+    case 'function_call':
+    case 'tool_call_id':
+    case 'reasoning_content':
+    case 'reasoning_details':
+      return true
+  }
+  return false
+}
 
 type Text = { type: 'text'; text: string }
 
@@ -54,7 +70,7 @@ function messageProviderData(
 ): ir.ProviderData | undefined {
   let own: Record<string, unknown> | undefined = base
   for (const key of Object.keys(message)) {
-    if (messageKeys.has(key) || carrierKeys.has(key)) continue
+    if (decodedMessageKey(key)) continue
     own ??= {}
     own[key] = message[key]
   }

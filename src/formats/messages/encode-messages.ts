@@ -145,8 +145,18 @@ function systemBlocks(message: ir.SystemMessage, i: number, warnings: ir.Warning
   return blocks
 }
 
+/** The turn's content: its tool results, then its blocks (a loop: `concat` is several times slower on short arrays). */
+function turnContent(turn: Turn): Json[] {
+  const { results, blocks } = turn
+  if (results.length === 0) return blocks
+  if (blocks.length === 0) return results
+  const content = results.slice()
+  for (const block of blocks) content.push(block)
+  return content
+}
+
 function finish(turn: Turn): Json {
-  const content = turn.results.length > 0 ? turn.results.concat(turn.blocks) : turn.blocks
+  const content = turnContent(turn)
   const only = content.length === 1 ? content[0] : undefined
   if (turn.sources === 1 && !turn.array && only && isPlainText(only)) return { role: turn.role, content: only.text }
   return { role: turn.role, content }
@@ -157,7 +167,8 @@ export function encodeMessages(messages: ir.Message[], warnings: ir.Warning[]): 
   const system: Json[] = []
   let systemArray = false
   let leading = true
-  messages.forEach((message, i) => {
+  for (let i = 0; i < messages.length; i++) {
+    const message = messages[i] as ir.Message
     if (message.role !== 'tool' && message.name !== undefined) {
       warnings.push({ type: 'dropped', path: `messages[${i}].name`, message: 'messages has no message name' })
     }
@@ -172,7 +183,7 @@ export function encodeMessages(messages: ir.Message[], warnings: ir.Warning[]): 
       }
       if (data?.contentArray || system.length > 0) systemArray = true
       for (const block of systemBlocks(message, i, warnings)) system.push(block)
-      return
+      continue
     }
     leading = false
     let role: Turn['role'] = 'user'
@@ -195,17 +206,17 @@ export function encodeMessages(messages: ir.Message[], warnings: ir.Warning[]): 
         path: `messages[${i}]`,
         message: 'messages does not accept a turn with empty content',
       })
-      return
+      continue
     }
     const previous = turns[turns.length - 1]
     if (previous && previous.role === role && role !== 'system') {
       for (const result of results) previous.results.push(result)
       for (const block of blocks) previous.blocks.push(block)
       previous.sources++
-      return
+      continue
     }
     turns.push({ role, results, blocks, sources: 1, array: data?.contentArray === true })
-  })
+  }
   repairTurns(turns, warnings)
   let wireSystem: string | Json[] | undefined
   const first = system[0]
