@@ -5,7 +5,7 @@
  * `PROFILE_SECONDS` (default 5), stops the gateway
  * so the profile is written, and prints CPU µs per request and the top functions by self time. `PROFILE_LIB_DIR`
  * profiles another build (e.g. an older commit's `dist/`) for a before/after comparison; `PROFILE_SERVER=bare` profiles
- * the bare proxy (the floor) on the same case.
+ * the bare proxy (the floor) on the same case; `PROFILE_INTERVAL` is the sampling interval in µs (default 1000).
  */
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -36,6 +36,10 @@ const cases: Record<string, [FormatId, string, Mode]> = {
   'msg→cc:sse': ['messages', 'bench-cc', 'sse'],
   'cc→cc:sse': ['chat-completions', 'bench-cc', 'sse'],
   'cc→msg:json': ['chat-completions', 'bench-msg', 'json'],
+  'cc→gen:json': ['chat-completions', 'bench-gen', 'json'],
+  'cc→gen:sse': ['chat-completions', 'bench-gen', 'sse'],
+  'gen→msg:json': ['content-generation', 'bench-msg', 'json'],
+  'gen→msg:sse': ['content-generation', 'bench-msg', 'sse'],
 }
 
 async function main(): Promise<void> {
@@ -58,7 +62,14 @@ async function main(): Promise<void> {
       const port = await freePort()
       const gateway = await startNode(
         'interlingua (profiled)',
-        ['--cpu-prof', '--cpu-prof-dir', tmp, join(benchDir, `servers/${bare ? 'bare-proxy' : 'gateway'}.mjs`)],
+        [
+          '--cpu-prof',
+          '--cpu-prof-dir',
+          tmp,
+          '--cpu-prof-interval',
+          process.env.PROFILE_INTERVAL ?? '1000',
+          join(benchDir, `servers/${bare ? 'bare-proxy' : 'gateway'}.mjs`),
+        ],
         { port, core: 1, cwd: rootDir, env: { UPSTREAM: String(upstream.port), LIB_DIR: libDir, EXT: '.js' } },
       )
       try {

@@ -198,7 +198,7 @@ export function toNodeListener(
   const onError = options.onError ?? ((error: unknown) => console.error('[interlingua]', error))
   const exchange = exchangeOf(target)
   if (exchange) {
-    nodeRuntime ??= { transport: createNodeTransport(), mediaFetch: createNodeMediaFetch() }
+    nodeRuntime ??= { transport: createNodeTransport(), mediaFetch: createNodeMediaFetch(), sharedTimers: true }
     return serveExchange(exchange, { onError, runtime: nodeRuntime })
   }
   const handler: FetchHandler = typeof target === 'function' ? target : (request) => target.fetch(request)

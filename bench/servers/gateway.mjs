@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs'
 import { createServer } from 'node:http'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
+import { benchGatewayOptions } from './gateway-options.mjs'
 
 const dir = process.env.LIB_DIR
 const ext = process.env.EXT ?? '.js'
@@ -20,16 +21,7 @@ const upstream = `http://127.0.0.1:${process.env.UPSTREAM}`
 // BENCH_NODE_FETCH=1: the setup older builds needed (createNodeFetch injected), for before/after profiles.
 const gateway = createGateway({
   ...(process.env.BENCH_NODE_FETCH === '1' && createNodeFetch ? { fetch: createNodeFetch() } : {}),
-  upstreams: {
-    openai: { format: 'chat-completions', baseURL: `${upstream}/v1`, apiKey: 'sk-bench-openai' },
-    anthropic: { format: 'messages', baseURL: upstream, apiKey: 'sk-bench-anthropic' },
-    gemini: { format: 'content-generation', baseURL: upstream, apiKey: 'bench-gemini' },
-  },
-  models: {
-    'bench-cc': { upstream: 'openai', model: 'gpt-4o-mini' },
-    'bench-msg': { upstream: 'anthropic', model: 'claude-sonnet-4-5' },
-    'bench-gen': { upstream: 'gemini', model: 'gemini-2.5-flash' },
-  },
+  ...benchGatewayOptions(upstream),
 })
 createServer(toNodeListener(gateway.fetch)).listen(Number(process.env.PORT), '127.0.0.1')
 // A clean exit on SIGTERM, so `node --cpu-prof` writes its profile (bench/profile.ts).

@@ -26,6 +26,7 @@ import { assertPortable } from '../shared/foreign-extensions.js'
 import { newId } from '../shared/ids.js'
 import { type Authorization, authorizationOf, extractKey, keyMatches, mayUse } from './auth.js'
 import { estimateInputTokens } from './count-tokens.js'
+import { DeadlineList } from './deadlines.js'
 import { errorInfo, toErrorInfo } from './errors.js'
 import {
   type ExchangeHandler,
@@ -39,7 +40,7 @@ import {
   responseOfResult,
   routeRequestOf,
 } from './exchange.js'
-import { type ForwardInput, forward } from './forward.js'
+import { defaultTimeoutMs, type ForwardInput, forward } from './forward.js'
 import { createMediaFetcher, type MediaFetcher } from './media.js'
 import { createMockModel } from './mock-model.js'
 import type { Caller, GatewayContext, GatewayOptions, GatewayRequestEvent, GatewayResponseEvent } from './options.js'
@@ -73,6 +74,8 @@ export interface Exchange {
   transport: UpstreamTransport
   /** How media URLs are fetched for this request. */
   fetchMedia: MediaFetcher
+  /** The upstream timeouts' shared timer, when the runtime allows one (else a timer per request). */
+  timeouts?: DeadlineList | undefined
   usage?: ir.Usage
   error?: ir.ErrorCode
   /** What `authenticate` returned for the client's key, when it named a caller. */
@@ -133,6 +136,8 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
   const responseStore = options.responseStore
   const maxBodyBytes = options.maxBodyBytes ?? defaultMaxBodyBytes
   const authRequired = (options.apiKeys?.length ?? 0) > 0 || options.authenticate !== undefined
+  /** The upstream timeouts on runtimes where one timer may serve every request (no timer until one is added). */
+  const timeouts = new DeadlineList(options.timeoutMs ?? defaultTimeoutMs)
 
   function finish(exchange: Exchange, result: ExchangeResult): ExchangeResult {
     const headers = result.headers
@@ -328,6 +333,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
       started: Date.now(),
       transport: options.fetch === undefined && runtime?.transport ? runtime.transport : defaultTransport,
       fetchMedia: mediaFetcherFor(runtime),
+      timeouts: runtime?.sharedTimers ? timeouts : undefined,
     }
     if (route.model !== undefined) exchange.event.model = route.model
     try {

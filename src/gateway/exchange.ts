@@ -47,6 +47,11 @@ export interface ExchangeRuntime {
    * adapter passes `createNodeMediaFetch()`, which checks the address each name resolves to).
    */
   mediaFetch?: typeof fetch
+  /**
+   * Whether a timer may outlive the request that set it (Node): the upstream timeouts then share one timer per gateway
+   * instead of one per request.
+   */
+  sharedTimers?: boolean
 }
 
 /** The symbol under which a gateway exposes its exchange handler to the Node adapter. */
@@ -60,9 +65,17 @@ export function isChunkSource(body: ExchangeResult['body']): body is ChunkSource
 
 /** The routing view of a request (`matchRoute`, client-format guess). */
 export function routeRequestOf(request: ExchangeRequest, path = request.path): RouteRequest {
+  let searchParams: URLSearchParams | undefined
   return {
     method: request.method,
-    url: { pathname: path, searchParams: new URLSearchParams(request.query) },
+    url: {
+      pathname: path,
+      // Parsed only when a route reads the query (content-generation's `alt` and `key`).
+      get searchParams() {
+        searchParams ??= new URLSearchParams(request.query)
+        return searchParams
+      },
+    },
     headers: {
       get: (name) => request.header(name.toLowerCase()),
       has: (name) => request.header(name.toLowerCase()) !== null,
@@ -156,12 +169,13 @@ export function observe(source: ChunkSource, onEnd: () => void): ChunkSource {
     ended = true
     onEnd()
   }
+  const check = (chunk: string | Uint8Array | undefined) => {
+    if (chunk === undefined) end()
+    return chunk
+  }
   return {
-    async next() {
-      const chunk = await source.next()
-      if (chunk === undefined) end()
-      return chunk
-    },
+    // One `then` per chunk, not an async frame around the source's.
+    next: () => source.next().then(check),
     cancel() {
       source.cancel()
       end()

@@ -38,7 +38,8 @@ export interface ForwardInput {
   reasoning?: { store: ReasoningStore; scope: string }
 }
 
-const defaultTimeoutMs = 600_000
+/** The upstream timeout (until the answer's headers) when `timeoutMs` is not set. */
+export const defaultTimeoutMs = 600_000
 const streamFailure = upstreamStreamError().error
 const defaultIdleTimeoutMs = 300_000
 
@@ -120,12 +121,19 @@ export async function forward(exchange: Exchange, input: ForwardInput): Promise<
   const handle: Cancel = createCancel()
   let timedOut = false
   const unsubscribe = exchange.request.onClose(() => cancel(handle))
-  const timer = setTimeout(() => {
+  const onTimeout = () => {
     timedOut = true
     cancel(handle)
-  }, options.timeoutMs ?? defaultTimeoutMs)
+  }
+  const timeouts = exchange.timeouts
+  const deadline = timeouts?.add(onTimeout)
+  const timer = deadline ? undefined : setTimeout(onTimeout, options.timeoutMs ?? defaultTimeoutMs)
+  const stopTimer = () => {
+    if (deadline) timeouts?.remove(deadline)
+    else clearTimeout(timer)
+  }
   const release = () => {
-    clearTimeout(timer)
+    stopTimer()
     unsubscribe()
   }
 
@@ -221,7 +229,7 @@ export async function forward(exchange: Exchange, input: ForwardInput): Promise<
     return failure()
   }
   // A streamed answer is not bound by the timeout once it has started; the client leaving still cancels it.
-  clearTimeout(timer)
+  stopTimer()
   if (isChunkSource(result.body)) result.body = observe(result.body, unsubscribe)
   else unsubscribe()
   return result

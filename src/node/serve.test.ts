@@ -135,6 +135,22 @@ describe('toNodeListener(gateway): the fast path', () => {
     expect(fetchSpy).not.toHaveBeenCalled()
   })
 
+  it('times out an upstream that does not answer (one shared timer), and sends the Host header', async () => {
+    const hosts: Array<string | undefined> = []
+    const upstream = await listen((req) => {
+      hosts.push(req.headers.host)
+      req.resume()
+    })
+    const base = await gatewayFor(upstream, { timeoutMs: 60 })
+    const started = Date.now()
+    const [first, second] = await Promise.all([post(base, chatBody(false)), post(base, chatBody(false))])
+    expect(first.status).toBe(504)
+    expect(second.status).toBe(504)
+    expect(JSON.parse(first.chunks.join('')).error.message).toMatch(/did not answer in time/)
+    expect(Date.now() - started).toBeLessThan(2000)
+    expect(hosts).toEqual([new URL(upstream).host, new URL(upstream).host])
+  })
+
   it('writes once per upstream chunk: the frames one chunk completes arrive together', async () => {
     const upstream = await listen(async (req, res) => {
       req.resume()

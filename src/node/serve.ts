@@ -62,29 +62,50 @@ function webRequestOf(req: IncomingMessage): Request {
   })
 }
 
+/** An `IncomingMessage` as an exchange request: one object per request, no closure per method. */
+class MessageExchange implements ExchangeRequest {
+  readonly method: string
+  readonly path: string
+  readonly query: string
+  private web: Request | undefined
+
+  constructor(
+    private readonly req: IncomingMessage,
+    private readonly res: ServerResponse,
+  ) {
+    const url = req.url ?? '/'
+    const queryAt = url.indexOf('?')
+    this.method = req.method ?? 'GET'
+    this.path = queryAt < 0 ? url : url.slice(0, queryAt)
+    this.query = queryAt < 0 ? '' : url.slice(queryAt + 1)
+  }
+
+  header(name: string): string | null {
+    return headerOf(this.req, name)
+  }
+
+  text(maxBytes: number): Promise<string | undefined> {
+    return readText(this.req, maxBytes)
+  }
+
+  onClose(listener: () => void): () => void {
+    const res = this.res
+    const onClose = () => {
+      if (!res.writableFinished) listener()
+    }
+    res.on('close', onClose)
+    return () => res.removeListener('close', onClose)
+  }
+
+  toRequest(): Request {
+    this.web ??= webRequestOf(this.req)
+    return this.web
+  }
+}
+
 /** An `IncomingMessage` as an exchange request. */
 export function exchangeOfMessage(req: IncomingMessage, res: ServerResponse): ExchangeRequest {
-  const url = req.url ?? '/'
-  const queryAt = url.indexOf('?')
-  let web: Request | undefined
-  return {
-    method: req.method ?? 'GET',
-    path: queryAt < 0 ? url : url.slice(0, queryAt),
-    query: queryAt < 0 ? '' : url.slice(queryAt + 1),
-    header: (name) => headerOf(req, name),
-    text: (maxBytes) => readText(req, maxBytes),
-    onClose(listener) {
-      const onClose = () => {
-        if (!res.writableFinished) listener()
-      }
-      res.once('close', onClose)
-      return () => res.off('close', onClose)
-    },
-    toRequest: () => {
-      web ??= webRequestOf(req)
-      return web
-    },
-  }
+  return new MessageExchange(req, res)
 }
 
 function drained(res: ServerResponse): Promise<void> {

@@ -29,76 +29,148 @@ function decoded(message: IncomingMessage): Readable {
   return message
 }
 
-/** An answer over an `IncomingMessage`, pulled with `read()`. */
-export function answerOfMessage(message: IncomingMessage, handle: Cancel): UpstreamAnswer {
-  const source = decoded(message)
-  let ended = false
-  let failed: unknown
-  let waiting: { resolve: (chunk: Uint8Array | undefined) => void; reject: (error: unknown) => void } | undefined
-  const settle = () => {
-    const wait = waiting
-    if (!wait) return
-    const chunk = source.read() as Buffer | null
-    if (chunk !== null) wait.resolve(chunk)
-    else if (failed !== undefined) wait.reject(failed)
-    else if (ended) wait.resolve(undefined)
-    else return
-    waiting = undefined
-  }
-  source.on('readable', settle)
-  source.on('end', () => {
-    ended = true
-    settle()
-  })
-  source.on('error', (error) => {
-    failed ??= error
-    settle()
-  })
-  // A socket closed before the end (upstream reset, or cancelled) fails the body.
-  message.on('close', () => {
-    if (message.complete && !handle.cancelled) return
-    failed ??= handle.cancelled ? aborted() : new Error('The upstream connection closed before the body ended')
-    settle()
-  })
-  const close = () => {
-    failed ??= aborted()
-    message.destroy()
-    if (source !== message) source.destroy()
-    settle()
-  }
-  handle.onCancel = close
-  const next = (): Promise<Uint8Array | undefined> => {
-    const chunk = source.read() as Buffer | null
-    if (chunk !== null) return Promise.resolve(chunk)
-    if (failed !== undefined) return Promise.reject(failed)
-    if (ended) return Promise.resolve(undefined)
-    return new Promise((resolve, reject) => {
-      waiting = { resolve, reject }
+interface Waiter {
+  resolve(chunk: Uint8Array | undefined): void
+  reject(error: unknown): void
+}
+
+/**
+ * An answer over an `IncomingMessage`. `next()` pulls with `read()` (what arrived since the last read, one chunk);
+ * `text()` on an answer nothing was read from collects the body in flowing mode (no promise per chunk). Listeners are
+ * attached when reading starts; one object per answer, no closure per method.
+ */
+class MessageAnswer implements UpstreamAnswer {
+  readonly status: number
+  private source: Readable | undefined
+  private ended = false
+  private failed: unknown
+  private waiting: Waiter | undefined
+  /** `text()` collecting in flowing mode. */
+  private collected: Buffer[] | undefined
+
+  constructor(
+    private readonly message: IncomingMessage,
+    handle: Cancel,
+  ) {
+    this.status = message.statusCode ?? 502
+    handle.onCancel = () => this.close()
+    // A socket closed before the end (upstream reset, or cancelled) fails the body.
+    message.on('close', () => {
+      if (message.complete && !handle.cancelled) return
+      this.fail(handle.cancelled ? aborted() : new Error('The upstream connection closed before the body ended'))
     })
   }
-  return {
-    status: message.statusCode ?? 502,
-    header(name) {
-      const value = message.headers[name]
-      return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value
-    },
-    *headerEntries() {
-      const raw = message.rawHeaders
-      for (let i = 0; i < raw.length; i += 2) yield [(raw[i] as string).toLowerCase(), raw[i + 1] as string]
-    },
-    next,
-    async text() {
-      const chunks: Buffer[] = []
-      for (let chunk = await next(); chunk !== undefined; chunk = await next()) chunks.push(chunk as Buffer)
-      return (chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)).toString('utf8')
-    },
-    close,
+
+  header(name: string): string | null {
+    const value = this.message.headers[name]
+    return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value
   }
+
+  *headerEntries(): Iterable<[string, string]> {
+    const raw = this.message.rawHeaders
+    for (let i = 0; i < raw.length; i += 2) yield [(raw[i] as string).toLowerCase(), raw[i + 1] as string]
+  }
+
+  /** The decoded body, with its end and error listened to (made on the first read). */
+  private start(): Readable {
+    if (this.source) return this.source
+    const source = decoded(this.message)
+    this.source = source
+    source.on('end', () => {
+      this.ended = true
+      this.settle()
+    })
+    source.on('error', (error) => this.fail(error))
+    return source
+  }
+
+  private fail(error: unknown): void {
+    this.failed ??= error
+    this.settle()
+  }
+
+  private settle(): void {
+    const wait = this.waiting
+    if (!wait) return
+    if (this.collected) {
+      if (this.failed !== undefined) wait.reject(this.failed)
+      else if (this.ended) wait.resolve(undefined)
+      else return
+    } else {
+      const chunk = this.source?.read() as Buffer | null | undefined
+      if (chunk) wait.resolve(chunk)
+      else if (this.failed !== undefined) wait.reject(this.failed)
+      else if (this.ended) wait.resolve(undefined)
+      else return
+    }
+    this.waiting = undefined
+  }
+
+  next(): Promise<Uint8Array | undefined> {
+    const source = this.source ?? this.start()
+    if (source.listenerCount('readable') === 0) source.on('readable', () => this.settle())
+    const chunk = source.read() as Buffer | null
+    if (chunk !== null) return Promise.resolve(chunk)
+    if (this.failed !== undefined) return Promise.reject(this.failed)
+    if (this.ended) return Promise.resolve(undefined)
+    return new Promise((resolve, reject) => {
+      this.waiting = { resolve, reject }
+    })
+  }
+
+  async text(): Promise<string> {
+    let chunks: Buffer[]
+    if (this.source === undefined && this.failed === undefined) {
+      const source = this.start()
+      chunks = []
+      this.collected = chunks
+      source.on('data', (chunk: Buffer) => chunks.push(chunk))
+      await new Promise<Uint8Array | undefined>((resolve, reject) => {
+        this.waiting = { resolve, reject }
+        this.settle()
+      })
+    } else {
+      chunks = []
+      for (let chunk = await this.next(); chunk !== undefined; chunk = await this.next()) chunks.push(chunk as Buffer)
+    }
+    return (chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)).toString('utf8')
+  }
+
+  close(): void {
+    this.failed ??= aborted()
+    this.message.destroy()
+    if (this.source !== undefined && this.source !== this.message) this.source.destroy()
+    this.settle()
+  }
+}
+
+/** An answer over an `IncomingMessage`. */
+export function answerOfMessage(message: IncomingMessage, handle: Cancel): UpstreamAnswer {
+  return new MessageAnswer(message, handle)
 }
 
 interface Endpoint {
   https: boolean
   options: RequestOptions
+  /** The `Host` header (`url.host`: IPv6 bracketed, the port only when not the scheme's default). */
+  host: string
+  /** Header lists by the call's header record (the gateway passes one frozen record per target). */
+  lists: WeakMap<object, string[]>
+}
+
+/**
+ * The request's headers as the flat list `node:http` writes as is (no `setHeader` per header): `host`, the call's
+ * headers, then room for `content-length`.
+ */
+function headerList(endpoint: Endpoint, headers: Readonly<Record<string, string>>): string[] {
+  let list = endpoint.lists.get(headers)
+  if (!list) {
+    list = []
+    if (headers.host === undefined) list.push('host', endpoint.host)
+    for (const name of Object.keys(headers)) if (name !== 'content-length') list.push(name, headers[name] as string)
+    endpoint.lists.set(headers, list)
+  }
+  return list
 }
 
 /** Creates the transport. Parsed upstream URLs are kept (they come from the gateway's per-model target cache). */
@@ -121,6 +193,8 @@ export function createNodeTransport(options: NodeTransportOptions = {}): Upstrea
           method: 'POST',
           agent: https ? httpsAgent : httpAgent,
         },
+        host: url.host,
+        lists: new WeakMap(),
       }
       if (endpoints.size >= 1000) endpoints.clear()
       endpoints.set(href, endpoint)
@@ -133,12 +207,12 @@ export function createNodeTransport(options: NodeTransportOptions = {}): Upstrea
         reject(aborted())
         return
       }
-      const { https, options: base } = endpointOf(call.url)
-      const headers: Record<string, string | number> = { ...call.headers }
-      headers['content-length'] = Buffer.byteLength(call.body)
+      const endpoint = endpointOf(call.url)
+      const headers = headerList(endpoint, call.headers).slice()
+      headers.push('content-length', String(Buffer.byteLength(call.body)))
       let settled = false
       const send = (retried: boolean) => {
-        const request = (https ? httpsRequest : httpRequest)({ ...base, headers })
+        const request = (endpoint.https ? httpsRequest : httpRequest)({ ...endpoint.options, headers })
         call.cancel.onCancel = () => {
           request.destroy()
           if (settled) return
