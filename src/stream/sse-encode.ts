@@ -13,10 +13,11 @@ export const SSE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
 })
 
 const lineBreak = /\r\n|\r|\n/
+const hasLineBreak = (text: string) => text.indexOf('\n') !== -1 || text.indexOf('\r') !== -1
 
 /** `prefix` + each line of `text`, each ending in `\n` (the common single-line case without a split). */
 function lines(prefix: string, text: string): string {
-  if (text.indexOf('\n') === -1 && text.indexOf('\r') === -1) return `${prefix}${text}\n`
+  if (!hasLineBreak(text)) return `${prefix}${text}\n`
   let out = ''
   for (const line of text.split(lineBreak)) out += `${prefix}${line}\n`
   return out
@@ -24,10 +25,15 @@ function lines(prefix: string, text: string): string {
 
 /** One frame as SSE text: `event:` line, one `data:` line per line of data, `:` comment lines, a blank line. */
 export function formatSseFrame(frame: SseFrame): string {
+  // The common frame (an event name and one line of data), in one template.
+  if (frame.comment === undefined && frame.data !== undefined && !hasLineBreak(frame.data)) {
+    if (frame.event === undefined) return `data: ${frame.data}\n\n`
+    if (!hasLineBreak(frame.event)) return `event: ${frame.event}\ndata: ${frame.data}\n\n`
+  }
   let out = ''
   if (frame.comment !== undefined) out += lines(': ', frame.comment)
   if (frame.event !== undefined) {
-    if (frame.event.indexOf('\n') !== -1 || frame.event.indexOf('\r') !== -1) {
+    if (hasLineBreak(frame.event)) {
       throw new InterlinguaError('internal', 'SSE event names cannot contain line breaks')
     }
     out += `event: ${frame.event}\n`

@@ -45,6 +45,8 @@ interface OpenItem {
   part: ir.TextPart | ir.RefusalPart | ir.ReasoningPart | ir.RedactedReasoningPart | ir.ToolCallPart
   /** Reasoning: whether the summary part was opened. */
   summaryOpen?: boolean
+  /** Text: the members of its delta events between `sequence_number` and the delta's value (made at the first). */
+  deltaScope?: string
 }
 
 const isRefusal = (providerData: ir.ProviderData | undefined) => providerData?.['chat-completions']?.refusal === true
@@ -104,9 +106,9 @@ export class ResponsesEncoder implements StreamStep<ir.StreamEvent, SseFrame> {
         // The hottest frame, written directly: the same bytes as `emit` (same key order), one JSON.stringify of the
         // delta instead of two spreads and a stringify of the whole object.
         const type = item.kind === 'refusal' ? 'response.refusal.delta' : 'response.output_text.delta'
+        item.deltaScope ??= `,"item_id":${JSON.stringify(item.id)},"output_index":${item.outputIndex},"content_index":0,"delta":`
         const data =
-          `{"type":"${type}","sequence_number":${this.sequence++},"item_id":${JSON.stringify(item.id)},` +
-          `"output_index":${item.outputIndex},"content_index":0,"delta":${JSON.stringify(event.text)}` +
+          `{"type":"${type}","sequence_number":${this.sequence++}${item.deltaScope}${JSON.stringify(event.text)}` +
           `${item.kind === 'refusal' ? '' : ',"logprobs":[]'}}`
         out.push({ event: type, data })
         return
