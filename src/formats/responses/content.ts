@@ -9,10 +9,14 @@ type Wire = Record<string, unknown>
 export const isRecord = (value: unknown): value is Wire =>
   typeof value === 'object' && value !== null && !Array.isArray(value)
 
-export function str(value: unknown, path: string): string {
+/**
+ * `value` when it is a string, else an `invalid-request` naming `path + suffix` (the path is joined only then: decoders
+ * call this for every field of every item).
+ */
+export function str(value: unknown, path: string, suffix = ''): string {
   if (typeof value !== 'string') {
     invalidRequest(
-      path,
+      path + suffix,
       value === undefined ? 'required field is missing (expected string)' : 'expected string',
       FORMAT,
     )
@@ -20,8 +24,8 @@ export function str(value: unknown, path: string): string {
   return value
 }
 
-export function optStr(value: unknown, path: string): string | undefined {
-  return value === undefined || value === null ? undefined : str(value, path)
+export function optStr(value: unknown, path: string, suffix = ''): string | undefined {
+  return value === undefined || value === null ? undefined : str(value, path, suffix)
 }
 
 function imageSource(url: string): ir.MediaSource {
@@ -40,10 +44,10 @@ export function decodeInputPart(
     case 'input_text':
     case 'output_text':
     case 'text':
-      return { type: 'text', text: str(part.text, `${path}.text`) }
+      return { type: 'text', text: str(part.text, path, '.text') }
     case 'input_image': {
-      const url = optStr(part.image_url, `${path}.image_url`)
-      const fileId = optStr(part.file_id, `${path}.file_id`)
+      const url = optStr(part.image_url, path, '.image_url')
+      const fileId = optStr(part.file_id, path, '.file_id')
       if (url === undefined && fileId === undefined)
         invalidRequest(path, 'input_image needs image_url or file_id', FORMAT)
       const image: ir.ImagePart = {
@@ -61,9 +65,9 @@ export function decodeInputPart(
       return image
     }
     case 'input_file': {
-      const fileData = optStr(part.file_data, `${path}.file_data`)
-      const fileId = optStr(part.file_id, `${path}.file_id`)
-      const fileUrl = optStr(part.file_url, `${path}.file_url`)
+      const fileData = optStr(part.file_data, path, '.file_data')
+      const fileId = optStr(part.file_id, path, '.file_id')
+      const fileUrl = optStr(part.file_url, path, '.file_url')
       let source: ir.MediaSource
       if (fileData !== undefined) {
         const data = parseDataUrl(fileData)
@@ -74,7 +78,7 @@ export function decodeInputPart(
       else if (fileUrl !== undefined) source = { type: 'url', url: fileUrl }
       else return invalidRequest(path, 'input_file needs file_data, file_id or file_url', FORMAT)
       const document: ir.DocumentPart = { type: 'document', source }
-      const filename = optStr(part.filename, `${path}.filename`)
+      const filename = optStr(part.filename, path, '.filename')
       if (filename !== undefined) document.filename = filename
       document.providerData = {
         [FORMAT]: fileData !== undefined && !fileData.startsWith('data:') ? { rawFileData: true } : {},

@@ -97,7 +97,8 @@ export function decodeItems(input: unknown[], warnings: ir.Warning[]): DecodedIt
             text.providerData = mergeData(text.providerData, pending)
             pending = undefined
           }
-          assistant().content.push(...parts)
+          const content = assistant().content
+          for (const part of parts) content.push(part)
         } else if (role === 'user' || role === 'system' || role === 'developer') {
           messages.push(inputMessage(item, role, path, warnings))
         } else invalidRequest(`${path}.role`, 'expected "user", "assistant", "system" or "developer"', FORMAT)
@@ -105,12 +106,12 @@ export function decodeItems(input: unknown[], warnings: ir.Warning[]): DecodedIt
       }
       case 'function_call':
       case 'custom_tool_call': {
-        const callId = str(item.call_id, `${path}.call_id`)
-        const name = str(item.name, `${path}.name`)
+        const callId = str(item.call_id, path, '.call_id')
+        const name = str(item.name, path, '.name')
         const custom = type === 'custom_tool_call'
         const args = custom
-          ? JSON.stringify({ input: str(item.input, `${path}.input`) })
-          : str(item.arguments, `${path}.arguments`)
+          ? JSON.stringify({ input: str(item.input, path, '.input') })
+          : str(item.arguments, path, '.arguments')
         const part: ir.ToolCallPart = { type: 'tool-call', id: callId, name, arguments: args }
         if (custom) part.providerData = own({ custom: true })
         if (pending) {
@@ -123,7 +124,7 @@ export function decodeItems(input: unknown[], warnings: ir.Warning[]): DecodedIt
       }
       case 'function_call_output':
       case 'custom_tool_call_output': {
-        const callId = str(item.call_id, `${path}.call_id`)
+        const callId = str(item.call_id, path, '.call_id')
         const output = item.output
         let content: ir.ToolResultContent[]
         if (typeof output === 'string') content = [{ type: 'text', text: output }]
@@ -204,7 +205,7 @@ function assistantParts(item: Wire, path: string, warnings: ir.Warning[]): ir.As
       const part = content[j]
       const partPath = `${path}.content[${j}]`
       if (isRecord(part) && part.type === 'refusal') {
-        parts.push({ type: 'refusal', text: str(part.refusal, `${partPath}.refusal`) })
+        parts.push({ type: 'refusal', text: str(part.refusal, partPath, '.refusal') })
         continue
       }
       const decoded = decodeInputPart(part, partPath, warnings)
@@ -230,7 +231,7 @@ export function reasoningPart(item: Wire, path: string, carried: Carried | undef
     if (!isRecord(entry)) invalidRequest(`${path}.summary[${j}]`, 'expected object', FORMAT)
     texts.push(str(entry.text, `${path}.summary[${j}].text`))
   }
-  optStr(item.encrypted_content, `${path}.encrypted_content`)
+  optStr(item.encrypted_content, path, '.encrypted_content')
   if (carried?.kind === 'redacted') {
     const redacted: ir.RedactedReasoningPart = { type: 'redacted-reasoning', data: carried.data }
     if (carried.providerData) redacted.providerData = carried.providerData

@@ -98,14 +98,14 @@ export function decodeOutput(output: unknown[], warnings: ir.Warning[]): ir.Assi
       }
     } else if (item.type === 'function_call' || item.type === 'custom_tool_call') {
       const custom = item.type === 'custom_tool_call'
-      const callId = str(item.call_id, `${path}.call_id`)
+      const callId = str(item.call_id, path, '.call_id')
       const args = custom
-        ? JSON.stringify({ input: str(item.input, `${path}.input`) })
-        : str(item.arguments, `${path}.arguments`)
+        ? JSON.stringify({ input: str(item.input, path, '.input') })
+        : str(item.arguments, path, '.arguments')
       const part: ir.ToolCallPart = {
         type: 'tool-call',
         id: callId,
-        name: str(item.name, `${path}.name`),
+        name: str(item.name, path, '.name'),
         arguments: args,
       }
       if (custom) part.providerData = { [FORMAT]: { custom: true } }
