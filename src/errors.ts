@@ -4,7 +4,7 @@ import type { FormatId } from './ir/format-id.js'
 
 const marker = Symbol.for('interlingua.error')
 
-/** One zod-style issue: where and what. */
+/** One validation issue: where (JSON path) and what. */
 export interface InterlinguaIssue {
   path: string
   message: string

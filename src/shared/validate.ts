@@ -1,8 +1,6 @@
-import type * as z from 'zod/mini'
 import { formatPath, InterlinguaError } from '../errors.js'
 import type { FormatId } from '../ir/format-id.js'
-
-type Issue = z.core.$ZodIssue
+import type { Issue, Schema } from './schema.js'
 
 function describe(value: unknown): string {
   if (value === null) return 'null'
@@ -26,7 +24,7 @@ function expectedOf(issue: Issue): string[] {
   return []
 }
 
-/** A zod issue as one human sentence, zod-locale style: "expected string, received number". */
+/** An issue as one human sentence, zod-locale style: "expected string, received number". */
 function explain(issue: Issue, root: unknown): string {
   const received = valueAt(root, issue.path)
   switch (issue.code) {
@@ -43,13 +41,9 @@ function explain(issue: Issue, root: unknown): string {
         : `invalid value (${describe(received)})`
     }
     case 'too_small':
-      return `must be ${issue.inclusive === false ? 'greater than' : 'at least'} ${String(issue.minimum)}${issue.origin === 'array' ? ' items' : issue.origin === 'string' ? ' characters' : ''}`
+      return `must be at least ${issue.minimum}`
     case 'too_big':
-      return `must be ${issue.inclusive === false ? 'less than' : 'at most'} ${String(issue.maximum)}${issue.origin === 'array' ? ' items' : issue.origin === 'string' ? ' characters' : ''}`
-    case 'invalid_format':
-      return `invalid ${issue.format}`
-    case 'not_multiple_of':
-      return `must be a multiple of ${String(issue.divisor)}`
+      return `must be at most ${issue.maximum}`
     default:
       return issue.message || 'invalid value'
   }
@@ -66,15 +60,16 @@ function pickIssue(issue: Issue): Issue {
     }
   }
   if (!best) return issue
-  return { ...best, path: [...issue.path, ...best.path] } as Issue
+  return { ...best, path: [...issue.path, ...best.path] }
 }
 
 /**
- * Validates wire input against a zod (mini) schema. On failure throws `InterlinguaError('invalid-request')`
- * whose message starts with the JSON path of the first bad field, e.g.
+ * Validates wire input against a wire schema (schema.ts) in place: a valid body is returned as it is, uncopied. On
+ * failure throws `InterlinguaError('invalid-request')` whose message starts with the JSON path of the first bad field,
+ * e.g.
  * "`messages[0].content`: expected string or array, received number".
  */
-export function parseWire<T>(schema: z.ZodMiniType<T>, body: unknown, format: FormatId, what = 'request'): T {
+export function parseWire<T>(schema: Schema<T>, body: unknown, format: FormatId, what = 'request'): T {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw new InterlinguaError(
       'invalid-request',
@@ -85,9 +80,10 @@ export function parseWire<T>(schema: z.ZodMiniType<T>, body: unknown, format: Fo
       },
     )
   }
-  const result = schema.safeParse(body)
-  if (result.success) return result.data
-  const issues = result.error.issues.map((raw) => {
+  const found: Issue[] = []
+  schema.run(body, found)
+  if (found.length === 0) return body as T
+  const issues = found.map((raw) => {
     const issue = pickIssue(raw)
     return { path: formatPath(issue.path), message: explain(issue, body) }
   })

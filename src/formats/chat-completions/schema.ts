@@ -1,21 +1,21 @@
 /**
- * zod/mini schemas for the chat-completions wire (wire-formats.md §1.2–1.7, §1.9). Loose: unknown keys pass,
+ * Schemas for the chat-completions wire (wire-formats.md §1.2–1.7, §1.9). Loose: unknown keys pass,
  * wrong types of known fields fail with their JSON path.
  */
-import * as z from 'zod/mini'
+import * as z from '../../shared/schema.js'
 import { checkMessages } from './validate-messages.js'
 
 const str = z.string()
 const optStr = z.optional(z.nullable(z.string()))
 const optNum = z.optional(z.nullable(z.number()))
-const optInt = z.optional(z.nullable(z.number().check(z.int())))
+const optInt = z.optional(z.nullable(z.number({ int: true })))
 const optBool = z.optional(z.nullable(z.boolean()))
 
 const textPart = z.looseObject({ type: z.literal('text'), text: str })
 const refusalPart = z.looseObject({ type: z.literal('refusal'), refusal: str })
 const imagePart = z.looseObject({
   type: z.literal('image_url'),
-  image_url: z.looseObject({ url: str, detail: z.optional(z.enum(['auto', 'low', 'high'])) }),
+  image_url: z.looseObject({ url: str, detail: z.optional(z.enumOf(['auto', 'low', 'high'])) }),
 })
 const audioPart = z.looseObject({
   type: z.literal('input_audio'),
@@ -36,7 +36,7 @@ const toolCall = z.discriminatedUnion('type', [
   z.looseObject({ id: str, type: z.literal('custom'), custom: z.looseObject({ name: str, input: str }) }),
 ])
 
-const systemMessage = z.looseObject({ role: z.enum(['system', 'developer']), content: textContent, name: optStr })
+const systemMessage = z.looseObject({ role: z.enumOf(['system', 'developer']), content: textContent, name: optStr })
 const userMessage = z.looseObject({ role: z.literal('user'), content: userContent, name: optStr })
 const assistantMessage = z.looseObject({
   role: z.literal('assistant'),
@@ -60,7 +60,7 @@ const message = z.discriminatedUnion('role', [
 const functionDef = z.looseObject({
   name: str,
   description: z.optional(str),
-  parameters: z.optional(z.record(z.string(), z.unknown())),
+  parameters: z.optional(z.record(z.unknown())),
   strict: optBool,
 })
 const tool = z.discriminatedUnion('type', [
@@ -69,14 +69,14 @@ const tool = z.discriminatedUnion('type', [
 ])
 const namedFunction = z.looseObject({ name: str })
 const toolChoice = z.union([
-  z.enum(['none', 'auto', 'required']),
+  z.enumOf(['none', 'auto', 'required']),
   z.discriminatedUnion('type', [
     z.looseObject({ type: z.literal('function'), function: namedFunction }),
     z.looseObject({ type: z.literal('custom'), custom: namedFunction }),
     z.looseObject({
       type: z.literal('allowed_tools'),
       allowed_tools: z.looseObject({
-        mode: z.enum(['auto', 'required']),
+        mode: z.enumOf(['auto', 'required']),
         tools: z.array(z.looseObject({ type: str, function: z.optional(namedFunction) })),
       }),
     }),
@@ -90,20 +90,14 @@ const responseFormat = z.discriminatedUnion('type', [
     json_schema: z.looseObject({
       name: str,
       description: z.optional(str),
-      schema: z.optional(z.record(z.string(), z.unknown())),
+      schema: z.optional(z.record(z.unknown())),
       strict: optBool,
     }),
   }),
 ])
 
 /** `messages` checked by hand (validate-messages.ts: no copies), issues reported with their full path. */
-const messages = z.unknown().check(
-  z.superRefine((value, ctx) => {
-    for (const found of checkMessages(value)) {
-      ctx.issues.push({ code: 'custom', path: found.path, message: found.message, input: value })
-    }
-  }),
-) as unknown as z.ZodMiniType<z.infer<typeof message>[]>
+const messages = z.checked<z.Infer<typeof message>[]>(checkMessages)
 
 export const requestSchema = z.looseObject({
   model: str,
@@ -120,8 +114,8 @@ export const requestSchema = z.looseObject({
   logprobs: optBool,
   top_logprobs: optInt,
   user: z.optional(str),
-  metadata: z.optional(z.nullable(z.record(z.string(), z.string()))),
-  reasoning_effort: z.optional(z.nullable(z.enum(['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max']))),
+  metadata: z.optional(z.nullable(z.record(z.string()))),
+  reasoning_effort: z.optional(z.nullable(z.enumOf(['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max']))),
   stream: optBool,
   stream_options: z.optional(z.nullable(z.looseObject({ include_usage: z.optional(z.boolean()) }))),
   tools: z.optional(z.array(tool)),
@@ -129,14 +123,14 @@ export const requestSchema = z.looseObject({
   parallel_tool_calls: z.optional(z.boolean()),
   response_format: z.optional(responseFormat),
   functions: z.optional(z.array(functionDef)),
-  function_call: z.optional(z.union([z.enum(['none', 'auto']), namedFunction])),
+  function_call: z.optional(z.union([z.enumOf(['none', 'auto']), namedFunction])),
 })
 
-export type WireRequest = z.infer<typeof requestSchema>
-export type WireMessage = z.infer<typeof message>
-export type WireUserMessage = z.infer<typeof userMessage>
-export type WireAssistantMessage = z.infer<typeof assistantMessage>
-export type WireFunctionDef = z.infer<typeof functionDef>
+export type WireRequest = z.Infer<typeof requestSchema>
+export type WireMessage = z.Infer<typeof message>
+export type WireUserMessage = z.Infer<typeof userMessage>
+export type WireAssistantMessage = z.Infer<typeof assistantMessage>
+export type WireFunctionDef = z.Infer<typeof functionDef>
 
 const responseMessage = z.looseObject({
   role: z.optional(str),
@@ -169,14 +163,5 @@ export const responseSchema = z.looseObject({
   usage: z.optional(z.nullable(usage)),
 })
 
-export type WireResponse = z.infer<typeof responseSchema>
-export type WireResponseMessage = z.infer<typeof responseMessage>
-
-export const errorSchema = z.looseObject({
-  error: z.looseObject({
-    message: z.optional(z.nullable(str)),
-    type: z.optional(z.nullable(str)),
-    param: z.optional(z.nullable(str)),
-    code: z.optional(z.nullable(z.union([str, z.number()]))),
-  }),
-})
+export type WireResponse = z.Infer<typeof responseSchema>
+export type WireResponseMessage = z.Infer<typeof responseMessage>

@@ -1,14 +1,9 @@
 /**
- * Hand-written single-pass validation of `messages` (most of a request's bytes): zod objects copy every object they
- * parse, this checks in place. Reports exactly the issues (paths and messages) the former zod schema did, including
- * its union rule (a bad content array reports its first deepest issue only).
+ * Hand-written single-pass validation of `messages` (most of a request's bytes), in place. Reports exactly the issues
+ * (paths and messages) the former zod schema did, including its union rule (a bad content array reports its first
+ * deepest issue only).
  */
-
-/** A problem: a path relative to the `messages` array, and the message. */
-export interface Problem {
-  path: Array<string | number>
-  message: string
-}
+import type { Problem } from '../../shared/schema.js'
 
 type Json = Record<string, unknown>
 type Path = Array<string | number>

@@ -11,7 +11,6 @@ import { generateToolCallIdAt } from '../../shared/tool-ids.js'
 import { parseWire } from '../../shared/validate.js'
 import type { Converted, RouteMatch } from '../format.js'
 import { decodeGenerationConfig, decodeToolConfig } from './decode-config.js'
-import { quickRequestOk } from './quick-check.js'
 import { requestSchema, type WireContent, type WirePart, type WireRequest } from './schema.js'
 import { fromOpenApiSchema } from './schema-dialect.js'
 
@@ -289,8 +288,7 @@ function unwrapCountTokens(body: unknown): unknown {
 /** The validated wire body and its model (without the `models/` prefix); throws what `decodeRequest` throws. */
 function validWire(body: unknown, route: Partial<RouteMatch> | undefined): { wire: WireRequest; model: string } {
   const input = route?.kind === 'count-tokens' ? unwrapCountTokens(body) : body
-  // The common, valid body skips zod (quick-check.ts); anything else is validated (and reported) by zod.
-  const wire = quickRequestOk(input) ? (input as WireRequest) : parseWire(requestSchema, input, F)
+  const wire = parseWire(requestSchema, input, F)
   const rawModel = route?.model ?? (typeof wire.model === 'string' ? wire.model : undefined)
   if (rawModel === undefined) invalidRequest('model', 'the model is required (in the URL path or the body)', F)
   return { wire, model: rawModel }

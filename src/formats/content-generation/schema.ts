@@ -1,15 +1,15 @@
 /**
- * zod/mini schemas for the content-generation wire (wire-formats.md §3.2–3.9). Loose: unknown keys pass,
+ * Schemas (shared/schema.ts) for the content-generation wire (wire-formats.md §3.2–3.9). Loose: unknown keys pass,
  * wrong types of known fields fail with their JSON path (e.g. `contents[1].parts[0].inlineData.data`).
  */
-import * as z from 'zod/mini'
-import { checkContent, checkContents, checked } from './validate-parts.js'
+import * as z from '../../shared/schema.js'
+import { checkContent, checkContents } from './validate-parts.js'
 
 const str = z.optional(z.string())
 const num = z.optional(z.number())
-const int = z.optional(z.number().check(z.int()))
+const int = z.optional(z.number({ int: true }))
 const bool = z.optional(z.boolean())
-const object = z.record(z.string(), z.unknown())
+const object = z.record(z.unknown())
 
 const blob = z.looseObject({ mimeType: z.string(), data: z.string(), displayName: str })
 const fileData = z.looseObject({ mimeType: str, fileUri: z.string(), displayName: str })
@@ -34,7 +34,7 @@ export const partSchema = z.looseObject({
 export const contentSchema = z.looseObject({ role: str, parts: z.array(partSchema) })
 
 /** `partSchema` describes the shape; validation of contents runs through the allocation-free checker. */
-type Content = z.infer<typeof contentSchema>
+type Content = z.Infer<typeof contentSchema>
 
 const functionDeclaration = z.looseObject({
   name: z.string(),
@@ -48,8 +48,8 @@ const functionDeclaration = z.looseObject({
 
 export const requestSchema = z.looseObject({
   model: z.optional(z.unknown()),
-  contents: checked<Content[]>(checkContents),
-  systemInstruction: z.optional(checked<Content>((value) => checkContent(value, true, true))),
+  contents: z.checked<Content[]>(checkContents),
+  systemInstruction: z.optional(z.checked<Content>((value) => checkContent(value, true, true))),
   tools: z.optional(z.array(z.looseObject({ functionDeclarations: z.optional(z.array(functionDeclaration)) }))),
   toolConfig: z.optional(
     z.looseObject({
@@ -79,9 +79,9 @@ export const requestSchema = z.looseObject({
   ),
 })
 
-export type WireRequest = z.infer<typeof requestSchema>
-export type WirePart = z.infer<typeof partSchema>
-export type WireContent = z.infer<typeof contentSchema>
+export type WireRequest = z.Infer<typeof requestSchema>
+export type WirePart = z.Infer<typeof partSchema>
+export type WireContent = z.Infer<typeof contentSchema>
 export type WireGenerationConfig = NonNullable<WireRequest['generationConfig']>
 
 const count = z.optional(z.number())
@@ -90,7 +90,7 @@ export const responseSchema = z.looseObject({
   candidates: z.optional(
     z.array(
       z.looseObject({
-        content: z.optional(checked<Partial<Content>>((value) => checkContent(value, false))),
+        content: z.optional(z.checked<Partial<Content>>((value) => checkContent(value, false))),
         finishReason: str,
         index: int,
       }),
@@ -111,10 +111,5 @@ export const responseSchema = z.looseObject({
   responseId: str,
 })
 
-export type WireResponse = z.infer<typeof responseSchema>
+export type WireResponse = z.Infer<typeof responseSchema>
 export type WireCandidate = NonNullable<WireResponse['candidates']>[number]
-
-/** `{"error":{code,message,status,details?}}` (§3.9). Only used to narrow; decodeError is total. */
-export const errorSchema = z.looseObject({
-  error: z.looseObject({ code: num, message: str, status: str, details: z.optional(z.array(z.unknown())) }),
-})

@@ -1,20 +1,10 @@
 /**
- * zod/mini schemas for the messages wire (wire-formats.md §2.2–2.8). Loose: unknown keys pass, wrong types of
+ * Schemas (shared/schema.ts) for the messages wire (wire-formats.md §2.2–2.8). Loose: unknown keys pass, wrong types of
  * known fields fail with their JSON path. Content blocks are checked by hand (validate-content.ts, for speed) but still fail with their full path
  * (`messages[1].content[0].source.data`); unknown block types pass.
  */
-import * as z from 'zod/mini'
-import { checkBlocks, checkMessages, checkTools, type Problem } from './validate-content.js'
-
-/** A value validated by a hand-written checker (see validate-content.ts), reported with its full path. */
-function checked<T>(check: (value: unknown) => Problem | undefined): z.ZodMiniType<T> {
-  return z.unknown().check(
-    z.superRefine((value, ctx) => {
-      const found = check(value)
-      if (found) ctx.issues.push({ code: 'custom', path: found.path, message: found.message, input: value })
-    }),
-  ) as unknown as z.ZodMiniType<T>
-}
+import * as z from '../../shared/schema.js'
+import { checkBlocks, checkMessages, checkTools } from './validate-content.js'
 
 const cacheControl = z.optional(z.nullable(z.looseObject({ type: z.string() })))
 const optionalString = z.optional(z.string())
@@ -28,18 +18,18 @@ const textBlock = z.looseObject({
 
 export const requestSchema = z.looseObject({
   model: z.string(),
-  max_tokens: z.optional(z.number().check(z.int(), z.gte(0))),
-  messages: checked<WireMessage[]>(checkMessages),
+  max_tokens: z.optional(z.number({ int: true, min: 0 })),
+  messages: z.checked<WireMessage[]>(checkMessages),
   system: z.optional(z.union([z.string(), z.array(textBlock)])),
   temperature: z.optional(z.number()),
   top_p: z.optional(z.number()),
-  top_k: z.optional(z.number().check(z.int())),
+  top_k: z.optional(z.number({ int: true })),
   stop_sequences: z.optional(z.array(z.string())),
   stream: z.optional(z.boolean()),
-  tools: z.optional(checked<WireTool[]>(checkTools)),
+  tools: z.optional(z.checked<WireTool[]>(checkTools)),
   tool_choice: z.optional(
     z.looseObject({
-      type: z.enum(['auto', 'any', 'tool', 'none']),
+      type: z.enumOf(['auto', 'any', 'tool', 'none']),
       name: optionalString,
       disable_parallel_tool_use: z.optional(z.boolean()),
     }),
@@ -47,13 +37,13 @@ export const requestSchema = z.looseObject({
   thinking: z.optional(
     z.looseObject({
       type: z.string(),
-      budget_tokens: z.optional(z.number().check(z.int())),
+      budget_tokens: z.optional(z.number({ int: true })),
       display: z.optional(z.nullable(z.string())),
     }),
   ),
   output_config: z.optional(
     z.looseObject({
-      effort: z.optional(z.nullable(z.enum(['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max']))),
+      effort: z.optional(z.nullable(z.enumOf(['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max']))),
       format: z.optional(z.nullable(z.looseObject({ type: z.string(), schema: z.optional(z.looseObject({})) }))),
     }),
   ),
@@ -67,7 +57,7 @@ export const responseSchema = z.looseObject({
   type: optionalString,
   role: optionalString,
   model: z.string(),
-  content: checked<WireBlock[]>(checkBlocks),
+  content: z.checked<WireBlock[]>(checkBlocks),
   stop_reason: z.optional(z.nullable(z.string())),
   stop_sequence: z.optional(z.nullable(z.string())),
   usage: z.optional(
@@ -81,11 +71,6 @@ export const responseSchema = z.looseObject({
       }),
     ),
   ),
-})
-
-export const errorSchema = z.looseObject({
-  type: optionalString,
-  error: z.looseObject({ type: z.string(), message: z.string() }),
 })
 
 /** Wire shapes after validation (the fields decoders read; everything else rides as `[key: string]: unknown`). */
@@ -116,5 +101,5 @@ export interface WireTool {
   strict?: boolean
   [key: string]: unknown
 }
-export type WireRequest = z.infer<typeof requestSchema>
-export type WireResponse = z.infer<typeof responseSchema>
+export type WireRequest = z.Infer<typeof requestSchema>
+export type WireResponse = z.Infer<typeof responseSchema>

@@ -1,15 +1,10 @@
 /**
- * Hand-written validation of message content blocks. Content is most of a request's bytes, and zod objects copy
- * every object they parse, so blocks are checked here in one allocation-free pass instead (the benchmark target is
- * ≤ 1.5× plain JSON). Wired into the zod schemas as a check, so errors still come out of `parseWire` with the full
+ * Hand-written validation of message content blocks. Content is most of a request's bytes, so blocks are checked
+ * here in one allocation-free pass returning the first problem (the benchmark target is ≤ 1.5× plain JSON). Wired
+ * into the schemas as a check (`checked`, shared/schema.ts), so errors still come out of `parseWire` with the full
  * path (`messages[1].content[0].source.data`). Unknown block types are refused (`…content[0].type`).
  */
-
-/** The first problem found: a path relative to the content value, and the message. */
-export interface Problem {
-  path: Array<string | number>
-  message: string
-}
+import type { Problem } from '../../shared/schema.js'
 
 type Json = Record<string, unknown>
 

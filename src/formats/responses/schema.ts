@@ -1,25 +1,25 @@
 /**
- * zod/mini schema for the top level of a Responses request (responses-api.md §2). Loose: unknown keys pass, wrong
+ * Schema (shared/schema.ts) for the top level of a Responses request (responses-api.md §2). Loose: unknown keys pass, wrong
  * types of known fields fail with their JSON path. `input` items and `tools` are checked by hand while decoding,
  * so their errors name the item (`input[3].call_id`).
  */
-import * as z from 'zod/mini'
+import * as z from '../../shared/schema.js'
 
 const str = z.string()
 const optStr = z.optional(z.nullable(z.string()))
 const optNum = z.optional(z.nullable(z.number()))
-const optInt = z.optional(z.nullable(z.number().check(z.int())))
+const optInt = z.optional(z.nullable(z.number({ int: true })))
 const optBool = z.optional(z.nullable(z.boolean()))
 
 export const efforts = ['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max'] as const
 
 const namedTool = z.looseObject({ type: str, name: z.optional(str) })
 const toolChoice = z.union([
-  z.enum(['none', 'auto', 'required']),
+  z.enumOf(['none', 'auto', 'required']),
   z.looseObject({
     type: str,
     name: z.optional(str),
-    mode: z.optional(z.enum(['auto', 'required'])),
+    mode: z.optional(z.enumOf(['auto', 'required'])),
     tools: z.optional(z.array(namedTool)),
   }),
 ])
@@ -31,7 +31,7 @@ const textFormat = z.discriminatedUnion('type', [
     type: z.literal('json_schema'),
     name: z.optional(str),
     description: z.optional(str),
-    schema: z.record(z.string(), z.unknown()),
+    schema: z.record(z.unknown()),
     strict: optBool,
   }),
 ])
@@ -50,13 +50,13 @@ export const requestSchema = z.looseObject({
   user: z.optional(str),
   safety_identifier: z.optional(str),
   previous_response_id: optStr,
-  metadata: z.optional(z.nullable(z.record(z.string(), z.string()))),
+  metadata: z.optional(z.nullable(z.record(z.string()))),
   include: z.optional(z.nullable(z.array(str))),
   reasoning: z.optional(
     z.nullable(
       z.looseObject({
-        effort: z.optional(z.nullable(z.enum(efforts))),
-        summary: z.optional(z.nullable(z.enum(['auto', 'concise', 'detailed']))),
+        effort: z.optional(z.nullable(z.enumOf(efforts))),
+        summary: z.optional(z.nullable(z.enumOf(['auto', 'concise', 'detailed']))),
       }),
     ),
   ),
@@ -67,4 +67,4 @@ export const requestSchema = z.looseObject({
   tool_choice: z.optional(z.nullable(toolChoice)),
 })
 
-export type WireRequest = z.infer<typeof requestSchema>
+export type WireRequest = z.Infer<typeof requestSchema>
