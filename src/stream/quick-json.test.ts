@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import * as cc from '../formats/chat-completions/decode-stream.js'
+import * as gen from '../formats/content-generation/decode-stream.js'
 import type { SseMessage } from '../formats/format.js'
 import { ResponsesDecoder } from '../formats/responses/decode-stream.js'
 import type * as ir from '../ir/index.js'
@@ -95,6 +96,60 @@ describe('responses: the compact output_text.delta read without JSON.parse', () 
 
   it('takes the text as it is on the quick path', () => {
     const events = run(new ResponsesDecoder(), [created, added(0), delta('2', '0', '0', '"wörld 🎉"')])
+    expect(events).toContainEqual({ type: 'text-delta', index: 0, text: 'wörld 🎉' })
+  })
+})
+
+const genChunk = (parts: string, tail = ',"usageMetadata":{"promptTokenCount":9,"totalTokenCount":9}', extra = '') =>
+  `{"candidates":[{"content":{"parts":${parts},"role":"model"},"index":0${extra}}]${tail},"modelVersion":"gemini-x","responseId":"r1"}`
+const genText = (text: string, tail?: string) => genChunk(`[{"text":${text}}]`, tail)
+
+describe('content-generation: the compact text chunk read without parsing it whole', () => {
+  const first = genText('"Hi"')
+  const thought = genChunk('[{"text":"hmm","thought":true}]')
+  const cases: [string, string[]][] = [
+    ['text chunks', [first, genText('"Hello"'), genText('" wörld 🎉"')]],
+    [
+      'role before parts',
+      [
+        first,
+        genText('"x"').replace('{"parts":[{"text":"x"}],"role":"model"}', '{"role":"model","parts":[{"text":"x"}]}'),
+      ],
+    ],
+    ['no usage, no response id', [first, genText('"x"', '').replace(',"responseId":"r1"', '')]],
+    [
+      'usage changing and coming back',
+      [
+        first,
+        genText('"a"', ',"usageMetadata":{"promptTokenCount":9,"candidatesTokenCount":1}'),
+        genText('"b"'),
+        genText('"c"'),
+      ],
+    ],
+    [
+      'a usage with details (general path)',
+      [
+        first,
+        genText(
+          '"x"',
+          ',"usageMetadata":{"promptTokenCount":9,"promptTokensDetails":[{"modality":"TEXT","tokenCount":9}]}',
+        ),
+      ],
+    ],
+    ['a malformed usage', [first, genText('"x"', ',"usageMetadata":{"promptTokenCount":}')]],
+    ['an escape', [first, genText('"a \\"q\\" \\n"')]],
+    ['an empty text after a thought (ends the thought block)', [thought, genText('""'), genText('"after"')]],
+    ['text after a thought', [thought, genText('"answer"')]],
+    ['the first chunk', [genText('"first"')]],
+    ['a finish', [first, genChunk('[{"text":"."}]', undefined, ',"finishReason":"STOP"')]],
+    ['a raw tab', [first, genText('"a\tb"')]],
+  ]
+  it.each(cases)('%s: the same events as the general path', (_, data) => {
+    expect(run(gen.decodeStreamStep(), data)).toEqual(run(gen.decodeStreamStep(), data.map(spaced)))
+  })
+
+  it('takes the text as it is on the quick path', () => {
+    const events = run(gen.decodeStreamStep(), [first, genText('"wörld 🎉"')])
     expect(events).toContainEqual({ type: 'text-delta', index: 0, text: 'wörld 🎉' })
   })
 })

@@ -10,6 +10,7 @@
  */
 import type * as ir from '../../ir/index.js'
 import { generateToolCallId } from '../../shared/tool-ids.js'
+import { plainString } from '../../stream/quick-json.js'
 import { type StreamStep, stepToTransformStream } from '../../stream/step.js'
 import type { SseMessage } from '../format.js'
 import { decodeError } from './errors.js'
@@ -25,6 +26,17 @@ function signatureData(part: Json): ir.ProviderData | undefined {
     : undefined
 }
 
+/**
+ * The hottest chunk, one plain text part (`content` in either key order) with a flat `usageMetadata`, read without
+ * parsing the whole chunk (see quick-json.ts): only the usage object, when present, goes through `JSON.parse` (and is
+ * parsed again only when its text changes). Taken once the stream has started; anything else takes the general path.
+ */
+const quickText = new RegExp(
+  `^\\{"candidates":\\[\\{"content":\\{(?:"parts":\\[\\{"text":"(${plainString})"\\}\\],"role":"model"|` +
+    `"role":"model","parts":\\[\\{"text":"(${plainString})"\\}\\])\\},"index":0\\}\\]` +
+    `(?:,"usageMetadata":(\\{[^{}\\[\\]]*\\}))?,"modelVersion":"${plainString}"(?:,"responseId":"${plainString}")?\\}$`,
+)
+
 export function decodeStreamStep(): StreamStep<SseMessage, ir.StreamEvent> {
   let started = false
   let done = false
@@ -35,6 +47,9 @@ export function decodeStreamStep(): StreamStep<SseMessage, ir.StreamEvent> {
   let usage: ir.Usage | undefined
   let id = ''
   let pendingFinish: ir.FinishReason | undefined
+  // The last usageMetadata text the quick path parsed, and its value.
+  let usageText: string | undefined
+  let usageWire: Json | undefined
 
   const fail = (out: ir.StreamEvent[], error: ir.ErrorInfo) => {
     closeOpen(out)
@@ -52,9 +67,68 @@ export function decodeStreamStep(): StreamStep<SseMessage, ir.StreamEvent> {
     open = undefined
   }
 
+  /** A text or thought part's text (after its kind and signature were read). */
+  const textPart = (
+    out: ir.StreamEvent[],
+    kind: 'text' | 'reasoning',
+    text: string,
+    providerData?: ir.ProviderData,
+  ) => {
+    if (open && open.kind !== kind) closeOpen(out)
+    if (text === '') {
+      // An empty part carrying only a signature attaches it to the open block (or ends a block with it).
+      if (providerData && open)
+        out.push({
+          type: open.kind === 'text' ? 'text-delta' : 'reasoning-delta',
+          index: open.index,
+          text: '',
+          providerData,
+        })
+      else if (providerData && !open) {
+        const index = next++
+        out.push({ type: kind === 'text' ? 'text-start' : 'reasoning-start', index, providerData })
+        out.push({ type: kind === 'text' ? 'text-end' : 'reasoning-end', index })
+      }
+      return
+    }
+    if (!open) {
+      open = { kind, index: next++ }
+      out.push({ type: kind === 'text' ? 'text-start' : 'reasoning-start', index: open.index })
+    }
+    const delta: ir.TextDeltaEvent | ir.ReasoningDeltaEvent = {
+      type: kind === 'text' ? 'text-delta' : 'reasoning-delta',
+      index: open.index,
+      text,
+    }
+    if (providerData) delta.providerData = providerData
+    out.push(delta)
+  }
+  const usageMetadata = (out: ir.StreamEvent[], wire: Json) => {
+    usage = decodeUsage(wire as ContentGenerationUsage)
+    if (usage) out.push({ type: 'usage', usage: { ...usage } })
+  }
+  /** The quick path: true when it decoded the chunk. */
+  const quick = (data: string, out: ir.StreamEvent[]): boolean => {
+    const match = quickText.exec(data)
+    if (match === null) return false
+    const wireText = match[3]
+    if (wireText !== undefined && wireText !== usageText) {
+      try {
+        usageWire = JSON.parse(wireText) as Json
+      } catch {
+        return false
+      }
+      usageText = wireText
+    }
+    textPart(out, 'text', (match[1] ?? match[2]) as string)
+    if (wireText !== undefined) usageMetadata(out, usageWire as Json)
+    return true
+  }
+
   return {
     push(message, out) {
       if (done) return
+      if (started && quick(message.data, out)) return
       let chunk: unknown
       try {
         chunk = JSON.parse(message.data)
@@ -130,41 +204,10 @@ export function decodeStreamStep(): StreamStep<SseMessage, ir.StreamEvent> {
           out.push({ type: 'tool-call-end', index })
           continue
         }
-        if (typeof part.text !== 'string') continue
-        const kind = part.thought === true ? 'reasoning' : 'text'
-        if (open && open.kind !== kind) closeOpen(out)
-        if (part.text === '') {
-          // An empty part carrying only a signature attaches it to the open block (or ends a block with it).
-          if (providerData && open)
-            out.push({
-              type: open.kind === 'text' ? 'text-delta' : 'reasoning-delta',
-              index: open.index,
-              text: '',
-              providerData,
-            })
-          else if (providerData && !open) {
-            const index = next++
-            out.push({ type: kind === 'text' ? 'text-start' : 'reasoning-start', index, providerData })
-            out.push({ type: kind === 'text' ? 'text-end' : 'reasoning-end', index })
-          }
-          continue
-        }
-        if (!open) {
-          open = { kind, index: next++ }
-          out.push({ type: kind === 'text' ? 'text-start' : 'reasoning-start', index: open.index })
-        }
-        const delta: ir.TextDeltaEvent | ir.ReasoningDeltaEvent = {
-          type: kind === 'text' ? 'text-delta' : 'reasoning-delta',
-          index: open.index,
-          text: part.text,
-        }
-        if (providerData) delta.providerData = providerData
-        out.push(delta)
+        if (typeof part.text === 'string')
+          textPart(out, part.thought === true ? 'reasoning' : 'text', part.text, providerData)
       }
-      if (isObject(chunk.usageMetadata)) {
-        usage = decodeUsage(chunk.usageMetadata as ContentGenerationUsage)
-        if (usage) out.push({ type: 'usage', usage: { ...usage } })
-      }
+      if (isObject(chunk.usageMetadata)) usageMetadata(out, chunk.usageMetadata)
       const finishRaw = candidate && typeof candidate.finishReason === 'string' ? candidate.finishReason : undefined
       const blocked =
         !candidate && isObject(chunk.promptFeedback) && typeof chunk.promptFeedback.blockReason === 'string'
