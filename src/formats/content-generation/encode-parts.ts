@@ -13,6 +13,52 @@ export interface CallInfo {
   wireId?: string
 }
 
+/**
+ * The tool calls of a conversation by id (a later call with the same id wins), indexed on first use: a tool result
+ * asks only when it has no tool name, or has no wire id of its own while some call has one (Gemini → Gemini).
+ */
+export class CallIndex {
+  readonly #messages: readonly ir.Message[]
+  #byId: Map<string, CallInfo> | undefined
+  #wireIds: boolean | undefined
+
+  constructor(messages: readonly ir.Message[]) {
+    this.#messages = messages
+  }
+
+  get(id: string): CallInfo | undefined {
+    if (!this.#byId) {
+      const byId = new Map<string, CallInfo>()
+      for (const message of this.#messages) {
+        if (message.role !== 'assistant') continue
+        for (const part of message.content) {
+          if (part.type !== 'tool-call') continue
+          const wireId = own(part)?.id
+          byId.set(part.id, typeof wireId === 'string' ? { name: part.name, wireId } : { name: part.name })
+        }
+      }
+      this.#byId = byId
+    }
+    return this.#byId.get(id)
+  }
+
+  /** True when some call carries a Gemini wire id (`providerData['content-generation'].id`). */
+  hasWireIds(): boolean {
+    if (this.#wireIds === undefined) {
+      this.#wireIds = false
+      search: for (const message of this.#messages) {
+        if (message.role !== 'assistant') continue
+        for (const part of message.content)
+          if (part.type === 'tool-call' && typeof own(part)?.id === 'string') {
+            this.#wireIds = true
+            break search
+          }
+      }
+    }
+    return this.#wireIds
+  }
+}
+
 export function own(part: { providerData?: ir.ProviderData }): Record<string, unknown> | undefined {
   return part.providerData?.[F]
 }
@@ -97,14 +143,11 @@ function resultResponse(part: ir.ToolResultPart): Record<string, unknown> {
   return { output: text }
 }
 
-function encodeToolResult(
-  part: ir.ToolResultPart,
-  calls: Map<string, CallInfo>,
-  mi: number,
-  pi: number,
-  warnings: Warnings,
-): Wire {
-  const call = calls.get(part.toolCallId)
+function encodeToolResult(part: ir.ToolResultPart, calls: CallIndex, mi: number, pi: number, warnings: Warnings): Wire {
+  const data = own(part)
+  const ownId = typeof data?.id === 'string' ? data.id : undefined
+  const call =
+    part.toolName === undefined || (ownId === undefined && calls.hasWireIds()) ? calls.get(part.toolCallId) : undefined
   let name = part.toolName ?? call?.name
   if (name === undefined) {
     name = part.toolCallId
@@ -115,8 +158,7 @@ function encodeToolResult(
     })
   }
   const response: Wire = { name, response: resultResponse(part) }
-  const data = own(part)
-  const id = typeof data?.id === 'string' ? data.id : call?.wireId
+  const id = ownId ?? call?.wireId
   if (id !== undefined) response.id = id
   const media: Wire[] = []
   const content = part.content
@@ -142,7 +184,7 @@ function encodeToolResult(
 /** One IR part → zero or one wire part. */
 export function encodePart(
   part: ir.Part,
-  calls: Map<string, CallInfo>,
+  calls: CallIndex,
   mi: number,
   pi: number,
   warnings: Warnings,

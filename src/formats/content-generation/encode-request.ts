@@ -7,7 +7,7 @@ import type * as ir from '../../ir/index.js'
 import { budgetForEffort } from '../../ir/reasoning.js'
 import { reportForeignExtensions, reportForeignToolData } from '../../shared/foreign-extensions.js'
 import type { Converted, EncodeRequestOptions } from '../format.js'
-import { type CallInfo, encodePart, own } from './encode-parts.js'
+import { CallIndex, encodePart, own } from './encode-parts.js'
 import { toOpenApiSchema } from './schema-dialect.js'
 import { toGeminiJsonSchema } from './schema-json.js'
 
@@ -18,15 +18,7 @@ type Warnings = ir.Warning[]
 const maxThinkingBudget = 24576
 
 function encodeContents(request: ir.Request, body: Wire, warnings: Warnings): void {
-  const calls = new Map<string, CallInfo>()
-  for (const message of request.messages) {
-    if (message.role !== 'assistant') continue
-    for (const part of message.content) {
-      if (part.type !== 'tool-call') continue
-      const wireId = own(part)?.id
-      calls.set(part.id, typeof wireId === 'string' ? { name: part.name, wireId } : { name: part.name })
-    }
-  }
+  const calls = new CallIndex(request.messages)
   const system: Wire[] = []
   const contents: Array<{ role: string; parts: Wire[] }> = []
   let seenOther = false
