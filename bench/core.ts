@@ -4,7 +4,8 @@
  * answering the bench's canned bodies. What is left between this and the bench's req/s is `node:http` (server and
  * client) and GC. `npm run bench:core` runs it with `--expose-gc` and a 128 MB young generation: allocation is the
  * heap growth over a batch that fits in it (no collection in between). `CORE_REQUESTS` per batch (default 500; keep
- * batch × KB/req under the young generation), `CORE_LIB_DIR` measures another build (default `dist/`).
+ * batch × KB/req under the young generation), `CORE_LIB_DIR` measures another build (default `dist/`),
+ * `CORE_CASES` (comma-separated `pair:mode`) a subset.
  */
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -57,9 +58,11 @@ async function main(): Promise<void> {
   const gateway = createGateway(options.benchGatewayOptions('http://127.0.0.1:9'))
   const handle = gateway[Symbol.for('interlingua.exchange')] as Handler
   const n = Number(process.env.CORE_REQUESTS ?? 500)
+  const only = process.env.CORE_CASES?.split(',')
   console.log('case\tµs/req\tKB/req')
   for (const sse of [false, true]) {
     for (const [pair, client, model, upstreamFormat] of pairs) {
+      if (only && !only.includes(`${pair}:${sse ? 'sse' : 'json'}`)) continue
       const body = httpRequest(client, model, sse)
       const full = pathOf(client, model, sse)
       const queryAt = full.indexOf('?')

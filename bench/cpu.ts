@@ -4,7 +4,7 @@
  * core 1 (the upstream and the load generator share core 0); its CPU time is read from `/proc/<pid>/stat` before and
  * after each load run, and the servers are measured in turn, `CPU_REPEATS` times (default 3): the table has medians.
  * `CPU_BEFORE_DIR` adds a third server, the gateway from another build (e.g. a copy of `dist/` before a change), so a
- * before/after comparison is taken in the same run. `CPU_CONNECTIONS` (default 50), `CPU_SECONDS` (default 3),
+ * before/after comparison is taken in the same run (comma-separated: one server per build). `CPU_CONNECTIONS` (default 50), `CPU_SECONDS` (default 3),
  * `CPU_CASES` (comma-separated `pair:mode`, default all).
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
@@ -65,7 +65,9 @@ async function main(): Promise<void> {
       try {
         await start('bare', 'bare-proxy.mjs')
         await start('gateway', 'gateway.mjs', join(rootDir, 'dist'))
-        if (process.env.CPU_BEFORE_DIR) await start('before', 'gateway.mjs', process.env.CPU_BEFORE_DIR)
+        const befores = process.env.CPU_BEFORE_DIR?.split(',') ?? []
+        for (const [i, dir] of befores.entries())
+          await start(`before${befores.length > 1 ? i + 1 : ''}`, 'gateway.mjs', dir)
         const results = new Map<string, { cpu: number[]; rps: number[] }>()
         for (let repeat = 0; repeat < repeats; repeat++) {
           for (const mode of ['json', 'sse'] as Mode[]) {

@@ -83,6 +83,8 @@ export interface Exchange {
 }
 
 const defaultMaxBodyBytes = 32 * 1024 * 1024
+/** The authorization of every request when no key is required (no `await` for it). */
+const noKeyRequired: Authorization = Object.freeze({})
 /** Headers of a body kind, not kept when an error replaces the body. */
 const streamHeaders = new Set(['content-type', 'cache-control', 'x-accel-buffering'])
 
@@ -337,7 +339,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
     }
     if (route.model !== undefined) exchange.event.model = route.model
     try {
-      const authorization = await authorize(exchange)
+      const authorization = authRequired ? await authorize(exchange) : noKeyRequired
       if ('refused' in authorization) {
         exchange.error = authorization.refused.code
         return finish(exchange, errorResult(format, authorization.refused, headers))

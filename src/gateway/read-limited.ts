@@ -1,7 +1,8 @@
 /**
  * Reading a whole upstream answer (a non-streaming JSON body, an error body) under a size cap: a 200 MB upstream body
- * used to be read whole (1+ GB of RSS). With a `content-length` within the cap the transport's own `text()` is used
- * (HTTP framing guarantees the length); otherwise the body is decoded chunk by chunk and refused past the cap.
+ * used to be read whole (1+ GB of RSS). With a `content-length` within the cap the transport's own `text()` (or
+ * `bytes()`, when it has one) is used (HTTP framing guarantees the length); otherwise the body is decoded chunk by
+ * chunk and refused past the cap.
  */
 import { InterlinguaError } from '../errors.js'
 import type { UpstreamAnswer } from './upstream.js'
@@ -21,6 +22,7 @@ function tooLargeError(answer: UpstreamAnswer, maxBytes: number): InterlinguaErr
 export async function readAnswerBytes(answer: UpstreamAnswer, maxBytes = defaultMaxResponseBytes): Promise<Uint8Array> {
   const declared = Number(answer.header('content-length') ?? Number.NaN)
   if (declared > maxBytes) throw tooLargeError(answer, maxBytes)
+  if (declared >= 0 && answer.bytes) return answer.bytes()
   const chunks: Uint8Array[] = []
   let size = 0
   for (;;) {

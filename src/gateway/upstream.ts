@@ -43,6 +43,8 @@ export interface UpstreamAnswer {
   next(): Promise<Uint8Array | undefined>
   /** The whole body as text. */
   text(): Promise<string>
+  /** The whole body's bytes, when the transport reads them faster than chunk by chunk. */
+  bytes?(): Promise<Uint8Array>
   /** Stops reading and releases the connection. */
   close(): void
 }

@@ -36,7 +36,7 @@ interface Waiter {
 
 /**
  * An answer over an `IncomingMessage`. `next()` pulls with `read()` (what arrived since the last read, one chunk);
- * `text()` on an answer nothing was read from collects the body in flowing mode (no promise per chunk). Listeners are
+ * `text()`/`bytes()` on an answer nothing was read from collect the body in flowing mode (no promise per chunk). Listeners are
  * attached when reading starts; one object per answer, no closure per method.
  */
 class MessageAnswer implements UpstreamAnswer {
@@ -118,11 +118,11 @@ class MessageAnswer implements UpstreamAnswer {
     })
   }
 
-  async text(): Promise<string> {
-    let chunks: Buffer[]
+  /** The whole body's chunks: collected in flowing mode when nothing was read yet, else pulled. */
+  private async chunks(): Promise<Buffer[]> {
+    const chunks: Buffer[] = []
     if (this.source === undefined && this.failed === undefined) {
       const source = this.start()
-      chunks = []
       this.collected = chunks
       source.on('data', (chunk: Buffer) => chunks.push(chunk))
       await new Promise<Uint8Array | undefined>((resolve, reject) => {
@@ -130,10 +130,19 @@ class MessageAnswer implements UpstreamAnswer {
         this.settle()
       })
     } else {
-      chunks = []
       for (let chunk = await this.next(); chunk !== undefined; chunk = await this.next()) chunks.push(chunk as Buffer)
     }
+    return chunks
+  }
+
+  async text(): Promise<string> {
+    const chunks = await this.chunks()
     return (chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)).toString('utf8')
+  }
+
+  async bytes(): Promise<Uint8Array> {
+    const chunks = await this.chunks()
+    return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)
   }
 
   close(): void {
