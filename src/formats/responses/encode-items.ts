@@ -70,22 +70,24 @@ function outputText(part: ir.TextPart | ir.RefusalPart): Wire {
   return annotations ? { type: 'output_text', text: part.text, annotations } : { type: 'output_text', text: part.text }
 }
 
-function assistantItems(message: ir.AssistantMessage, path: string, out: Wire[], warnings: ir.Warning[]): void {
-  let current: Array<ir.TextPart | ir.RefusalPart> | undefined
-  const flush = () => {
-    if (!current) return
-    const parts = current.filter((part) => part.type === 'refusal' || part.text !== '')
-    if (parts.length > 0) out.push({ type: 'message', role: 'assistant', content: parts.map(outputText) })
-    current = undefined
-  }
-  for (let i = 0; i < message.content.length; i++) {
-    const part = message.content[i] as ir.AssistantPart
+/** The IR path of message `m`, built only when a warning needs it. */
+const messagePath = (m: number) => `messages[${m}]`
+
+function assistantItems(message: ir.AssistantMessage, m: number, out: Wire[], warnings: ir.Warning[]): void {
+  // The current run of text and refusal parts, encoded (empty texts left out): one message item.
+  let current: Wire[] | undefined
+  const content = message.content
+  for (let i = 0; i < content.length; i++) {
+    const part = content[i] as ir.AssistantPart
     if (part.type === 'text' || part.type === 'refusal') {
       current ??= []
-      current.push(part)
+      if (part.type === 'refusal' || part.text !== '') current.push(outputText(part))
       continue
     }
-    flush()
+    if (current) {
+      if (current.length > 0) out.push({ type: 'message', role: 'assistant', content: current })
+      current = undefined
+    }
     // Upstreams only get their own reasoning (policy 3): OpenAI's encrypted items go back whole; another provider's
     // reasoning or signature is left out, as OpenAI itself withholds reasoning of another model.
     if (part.type === 'reasoning' || part.type === 'redacted-reasoning') {
@@ -93,7 +95,7 @@ function assistantItems(message: ir.AssistantMessage, path: string, out: Wire[],
       else {
         warnings.push({
           type: 'dropped',
-          path: `${path}.content[${i}]`,
+          path: `${messagePath(m)}.content[${i}]`,
           message: 'reasoning of another provider cannot be replayed to a Responses upstream',
         })
       }
@@ -101,24 +103,38 @@ function assistantItems(message: ir.AssistantMessage, path: string, out: Wire[],
     else
       warnings.push({
         type: 'dropped',
-        path: `${path}.content[${i}]`,
+        path: `${messagePath(m)}.content[${i}]`,
         message: `assistant ${part.type} cannot be sent`,
       })
   }
-  flush()
+  if (current && current.length > 0) out.push({ type: 'message', role: 'assistant', content: current })
 }
 
-function toolItems(message: ir.ToolMessage, path: string, out: Wire[], warnings: ir.Warning[]): void {
+/** True when every part is text. */
+function allText(parts: readonly ir.Part[]): parts is ir.TextPart[] {
+  for (const part of parts) if (part.type !== 'text') return false
+  return true
+}
+
+/** The texts joined with no separator (what `map(text).join('')` gives). */
+function joinedText(parts: readonly ir.TextPart[]): string {
+  if (parts.length === 1) return (parts[0] as ir.TextPart).text
+  let text = ''
+  for (const part of parts) text += part.text
+  return text
+}
+
+function toolItems(message: ir.ToolMessage, m: number, out: Wire[], warnings: ir.Warning[]): void {
   for (let i = 0; i < message.content.length; i++) {
     const result = message.content[i] as ir.ToolResultPart
     const custom = own(result.providerData)?.custom === true
     let output: string | Wire[]
-    if (result.content.every((part) => part.type === 'text'))
-      output = result.content.map((part) => (part as ir.TextPart).text).join('')
+    if (allText(result.content)) output = joinedText(result.content)
     else {
       output = []
       for (let j = 0; j < result.content.length; j++) {
-        const part = encodeInputPart(result.content[j] as ir.Part, `${path}.content[${i}].content[${j}]`, warnings)
+        const path = `${messagePath(m)}.content[${i}].content[${j}]`
+        const part = encodeInputPart(result.content[j] as ir.Part, path, warnings)
         if (part) output.push(part)
       }
     }
@@ -128,7 +144,7 @@ function toolItems(message: ir.ToolMessage, path: string, out: Wire[], warnings:
       else output.unshift({ type: 'input_text', text: prefix })
       warnings.push({
         type: 'changed',
-        path: `${path}.content[${i}]`,
+        path: `${messagePath(m)}.content[${i}]`,
         message: 'isError has no field: output prefixed with "Error: "',
       })
     }
@@ -143,7 +159,6 @@ export function encodeItems(messages: ir.Message[], warnings: ir.Warning[]): { i
   let leading = true
   for (let m = 0; m < messages.length; m++) {
     const message = messages[m] as ir.Message
-    const path = `messages[${m}]`
     if (message.role === 'system') {
       const text = message.content.map((part) => part.text).join('\n\n')
       // Leading system prompts become `instructions` (joined); later ones stay in place, which Responses allows.
@@ -158,18 +173,17 @@ export function encodeItems(messages: ir.Message[], warnings: ir.Warning[]): { i
     leading = false
     if (message.role === 'user') {
       let content: string | Wire[]
-      if (message.content.every((part) => part.type === 'text')) {
-        content = (message.content as ir.TextPart[]).map((part) => ({ type: 'input_text', text: part.text }))
-      } else {
-        content = []
-        for (let i = 0; i < message.content.length; i++) {
-          const part = encodeInputPart(message.content[i] as ir.Part, `${path}.content[${i}]`, warnings)
+      content = []
+      const parts = message.content
+      if (allText(parts)) for (const part of parts) content.push({ type: 'input_text', text: part.text })
+      else
+        for (let i = 0; i < parts.length; i++) {
+          const part = encodeInputPart(parts[i] as ir.Part, `${messagePath(m)}.content[${i}]`, warnings)
           if (part) content.push(part)
         }
-      }
       input.push({ role: 'user', content })
-    } else if (message.role === 'assistant') assistantItems(message, path, input, warnings)
-    else toolItems(message, path, input, warnings)
+    } else if (message.role === 'assistant') assistantItems(message, m, input, warnings)
+    else toolItems(message, m, input, warnings)
   }
   const result: { instructions?: string; input: Wire[] } = { input }
   if (instructions !== undefined) result.instructions = instructions
