@@ -29,6 +29,8 @@ export interface Schema<out T = unknown> {
   readonly optional?: boolean
   /** The values a literal or enum allows (a discriminated union dispatches on them). */
   readonly values?: ReadonlySet<unknown>
+  /** What the value must be at least (its `typeof`, or array / object): a union skips the options it cannot be. */
+  readonly base?: string
   /** Type only: what a valid value is. */
   readonly '~type'?: T
 }
@@ -62,6 +64,7 @@ function prefix(issues: Issue[], start: number, key: PropertyKey): void {
 
 function typeOf<T>(expected: string, test: (value: unknown) => boolean): Schema<T> {
   return {
+    base: expected,
     run: (value, issues) => {
       if (!test(value)) issues.push({ code: 'invalid_type', expected, path: [] })
     },
@@ -83,6 +86,7 @@ export function number(checks: { int?: boolean; min?: number } = {}): Schema<num
   const { int = false, min } = checks
   if (!int && min === undefined) return numberSchema
   return {
+    base: 'number',
     run: (value, issues) => {
       const start = issues.length
       numberSchema.run(value, issues)
@@ -146,6 +150,7 @@ export function nullable<T>(inner: Schema<T>): Schema<T | null> {
 /* @__NO_SIDE_EFFECTS__ */
 export function array<T>(element: Schema<T>): Schema<T[]> {
   return {
+    base: 'array',
     run: (value, issues) => {
       if (!Array.isArray(value)) {
         issues.push({ code: 'invalid_type', expected: 'array', path: [] })
@@ -190,6 +195,7 @@ export function looseObject<const S extends Shape>(shape: S): Schema<ObjectOf<S>
   }
   return {
     shape,
+    base: 'object',
     run: (value, issues) => {
       if (!isObject(value)) {
         issues.push({ code: 'invalid_type', expected: 'object', path: [] })
@@ -230,6 +236,7 @@ function isPlainObject(value: unknown): value is Record<PropertyKey, unknown> {
 /* @__NO_SIDE_EFFECTS__ */
 export function record<T>(values: Schema<T>): Schema<Record<string, T>> {
   return {
+    base: 'object',
     run: (value, issues) => {
       if (!isPlainObject(value)) {
         issues.push({ code: 'invalid_type', expected: 'record', path: [] })
@@ -246,20 +253,36 @@ export function record<T>(values: Schema<T>): Schema<Record<string, T>> {
   }
 }
 
-/** The first option that accepts the value wins; when none does, one `invalid_union` carrying every branch's issues. */
+/** Whether `option` may accept `value`: false only when its type or values rule the value out (no allocation). */
+function mayAccept(option: Schema, value: unknown): boolean {
+  const { base, values } = option
+  if (values) return values.has(value)
+  if (base === undefined) return true
+  if (base === 'array') return Array.isArray(value)
+  return base === 'object' ? isObject(value) : typeof value === base
+}
+
+/**
+ * The first option that accepts the value wins (options the value cannot be are not run); when none does, one
+ * `invalid_union` carrying every branch's issues.
+ */
 /* @__NO_SIDE_EFFECTS__ */
 export function union<const O extends readonly Schema[]>(options: O): Schema<Infer<O[number]>> {
   return {
     run: (value, issues) => {
       const start = issues.length
-      let branches: Issue[][] | undefined // allocated only once a branch fails
       for (const option of options) {
+        if (!mayAccept(option, value)) continue
         option.run(value, issues)
         if (issues.length === start) return
-        branches ??= []
-        branches.push(issues.splice(start))
+        issues.length = start
       }
-      if (!branches) return
+      // none accepts: every branch's issues, as zod reports them
+      const branches = options.map((option) => {
+        const own: Issue[] = []
+        option.run(value, own)
+        return own
+      })
       // zod: when exactly one branch failed only on soft checks (every issue `continue`), its issues are the answer
       const soft = branches.filter((branch) => !aborted(branch, 0))
       if (soft.length === 1) issues.push(...(soft[0] as Issue[]))
@@ -277,6 +300,7 @@ export function discriminatedUnion<const O extends ReadonlyArray<Schema & { read
   const byTag = new Map<unknown, Schema>()
   for (const option of options) for (const tag of option.shape[key]?.values ?? []) byTag.set(tag, option)
   return {
+    base: 'object',
     run: (value, issues) => {
       if (!isObject(value)) {
         issues.push({ code: 'invalid_type', expected: 'object', path: [] })

@@ -24,43 +24,43 @@ function problem(path: Array<string | number>, expected: string, value: unknown)
   }
 }
 
+/** Prefixes a problem's path: paths are built only on failure, so a valid body allocates nothing. */
+function at(found: Problem, ...prefix: Array<string | number>): Problem {
+  found.path.unshift(...prefix)
+  return found
+}
+
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value)
 
 /** Checks `block[key]`: `required` string, or an optional (and optionally nullable) one. */
-function str(
-  block: Json,
-  key: string,
-  path: Array<string | number>,
-  mode: 'required' | 'optional' | 'nullable',
-): Problem | undefined {
+function str(block: Json, key: string, mode: 'required' | 'optional' | 'nullable'): Problem | undefined {
   const value = block[key]
   if (typeof value === 'string') return undefined
   if (value === undefined && mode !== 'required') return undefined
   if (value === null && mode === 'nullable') return undefined
-  return problem([...path, key], 'string', value)
+  return problem([key], 'string', value)
 }
 
-function optionalObject(block: Json, key: string, path: Array<string | number>): Problem | undefined {
+function optionalObject(block: Json, key: string): Problem | undefined {
   const value = block[key]
   if (value === undefined || value === null || isObject(value)) return undefined
-  return problem([...path, key], 'object', value)
+  return problem([key], 'object', value)
 }
 
-function checkSource(block: Json, path: Array<string | number>, document: boolean): Problem | undefined {
+function checkSource(block: Json, document: boolean): Problem | undefined {
   const source = block.source
-  const at = [...path, 'source']
-  if (!isObject(source)) return problem(at, 'object', source)
+  if (!isObject(source)) return problem(['source'], 'object', source)
   const p =
-    str(source, 'type', at, 'required') ??
-    str(source, 'media_type', at, 'nullable') ??
-    str(source, 'data', at, 'optional') ??
-    str(source, 'url', at, 'optional') ??
-    str(source, 'file_id', at, 'optional')
-  if (p) return p
+    str(source, 'type', 'required') ??
+    str(source, 'media_type', 'nullable') ??
+    str(source, 'data', 'optional') ??
+    str(source, 'url', 'optional') ??
+    str(source, 'file_id', 'optional')
+  if (p) return at(p, 'source')
   if (document && source.content !== undefined && typeof source.content !== 'string') {
-    if (!Array.isArray(source.content)) return problem([...at, 'content'], 'string or array', source.content)
+    if (!Array.isArray(source.content)) return problem(['source', 'content'], 'string or array', source.content)
     for (let i = 0; i < source.content.length; i++) {
-      if (!isObject(source.content[i])) return problem([...at, 'content', i], 'object', source.content[i])
+      if (!isObject(source.content[i])) return problem(['source', 'content', i], 'object', source.content[i])
     }
   }
   return undefined
@@ -99,67 +99,67 @@ const blockTypes = new Set([
 /** Block types a `tool_result.content` array may hold. */
 const toolResultTypes = new Set(['text', 'image', 'document', 'search_result', 'tool_reference'])
 
-function unknownType(path: Array<string | number>, type: string, allowed: Set<string>): Problem {
+function unknownType(type: string, allowed: Set<string>): Problem {
   const shown = type.length > 40 ? `${type.slice(0, 40)}…` : type
   return {
-    path: [...path, 'type'],
+    path: ['type'],
     message: `unknown block type '${shown}' (expected one of: ${[...allowed].join(', ')})`,
   }
 }
 
-function checkBlock(block: unknown, path: Array<string | number>, inToolResult: boolean): Problem | undefined {
-  if (!isObject(block)) return problem(path, 'object', block)
+function checkBlock(block: unknown, inToolResult: boolean): Problem | undefined {
+  if (!isObject(block)) return problem([], 'object', block)
   const type = block.type
-  if (typeof type !== 'string') return problem([...path, 'type'], 'string', type)
+  if (typeof type !== 'string') return problem(['type'], 'string', type)
   switch (type) {
     case 'text': {
-      const p = str(block, 'text', path, 'required') ?? optionalObject(block, 'cache_control', path)
+      const p = str(block, 'text', 'required') ?? optionalObject(block, 'cache_control')
       if (p) return p
       const citations = block.citations
       if (citations !== undefined && citations !== null && !Array.isArray(citations)) {
-        return problem([...path, 'citations'], 'array', citations)
+        return problem(['citations'], 'array', citations)
       }
       return undefined
     }
     case 'image':
-      return checkSource(block, path, false) ?? optionalObject(block, 'cache_control', path)
+      return checkSource(block, false) ?? optionalObject(block, 'cache_control')
     case 'document':
       return (
-        checkSource(block, path, true) ??
-        str(block, 'title', path, 'nullable') ??
-        str(block, 'context', path, 'nullable') ??
-        optionalObject(block, 'cache_control', path) ??
-        optionalObject(block, 'citations', path)
+        checkSource(block, true) ??
+        str(block, 'title', 'nullable') ??
+        str(block, 'context', 'nullable') ??
+        optionalObject(block, 'cache_control') ??
+        optionalObject(block, 'citations')
       )
   }
-  if (inToolResult) return toolResultTypes.has(type) ? undefined : unknownType(path, type, toolResultTypes)
-  if (!blockTypes.has(type)) return unknownType(path, type, blockTypes)
+  if (inToolResult) return toolResultTypes.has(type) ? undefined : unknownType(type, toolResultTypes)
+  if (!blockTypes.has(type)) return unknownType(type, blockTypes)
   switch (type) {
     case 'tool_use': {
-      const p = str(block, 'id', path, 'required') ?? str(block, 'name', path, 'required')
+      const p = str(block, 'id', 'required') ?? str(block, 'name', 'required')
       if (p) return p
-      return isObject(block.input) ? undefined : problem([...path, 'input'], 'object', block.input)
+      return isObject(block.input) ? undefined : problem(['input'], 'object', block.input)
     }
     case 'tool_result': {
-      const p = str(block, 'tool_use_id', path, 'required')
+      const p = str(block, 'tool_use_id', 'required')
       if (p) return p
       const isError = block.is_error
       if (isError !== undefined && isError !== null && typeof isError !== 'boolean') {
-        return problem([...path, 'is_error'], 'boolean', isError)
+        return problem(['is_error'], 'boolean', isError)
       }
       const content = block.content
       if (content === undefined || typeof content === 'string') return undefined
-      if (!Array.isArray(content)) return problem([...path, 'content'], 'string or array', content)
+      if (!Array.isArray(content)) return problem(['content'], 'string or array', content)
       for (let i = 0; i < content.length; i++) {
-        const inner = checkBlock(content[i], [...path, 'content', i], true)
-        if (inner) return inner
+        const inner = checkBlock(content[i], true)
+        if (inner) return at(inner, 'content', i)
       }
       return undefined
     }
     case 'thinking':
-      return str(block, 'thinking', path, 'required') ?? str(block, 'signature', path, 'optional')
+      return str(block, 'thinking', 'required') ?? str(block, 'signature', 'optional')
     case 'redacted_thinking':
-      return str(block, 'data', path, 'required')
+      return str(block, 'data', 'required')
     default:
       return undefined
   }
@@ -170,8 +170,8 @@ export function checkContent(content: unknown): Problem | undefined {
   if (typeof content === 'string') return undefined
   if (!Array.isArray(content)) return problem([], 'string or array', content)
   for (let i = 0; i < content.length; i++) {
-    const p = checkBlock(content[i], [i], false)
-    if (p) return p
+    const p = checkBlock(content[i], false)
+    if (p) return at(p, i)
   }
   return undefined
 }
@@ -200,7 +200,7 @@ export function checkMessages(messages: unknown): Problem | undefined {
       }
     }
     const p = checkContent(message.content)
-    if (p) return { path: [i, 'content', ...p.path], message: p.message }
+    if (p) return at(p, i, 'content')
   }
   return undefined
 }
@@ -211,11 +211,8 @@ export function checkTools(tools: unknown): Problem | undefined {
   for (let i = 0; i < tools.length; i++) {
     const tool = tools[i]
     if (!isObject(tool)) return problem([i], 'object', tool)
-    const p =
-      str(tool, 'name', [i], 'required') ??
-      str(tool, 'type', [i], 'optional') ??
-      str(tool, 'description', [i], 'optional')
-    if (p) return p
+    const p = str(tool, 'name', 'required') ?? str(tool, 'type', 'optional') ?? str(tool, 'description', 'optional')
+    if (p) return at(p, i)
     if (tool.input_schema !== undefined && !isObject(tool.input_schema)) {
       return problem([i, 'input_schema'], 'object', tool.input_schema)
     }
