@@ -11,51 +11,59 @@ const optNum = z.optional(z.nullable(z.number()))
 const optInt = z.optional(z.nullable(z.number({ int: true })))
 const optBool = z.optional(z.nullable(z.boolean()))
 
-const textPart = z.looseObject({ type: z.literal('text'), text: str })
-const refusalPart = z.looseObject({ type: z.literal('refusal'), refusal: str })
-const imagePart = z.looseObject({
-  type: z.literal('image_url'),
-  image_url: z.looseObject({ url: str, detail: z.optional(z.enumOf(['auto', 'low', 'high'])) }),
-})
-const audioPart = z.looseObject({
-  type: z.literal('input_audio'),
-  input_audio: z.looseObject({ data: str, format: str }),
-})
-const filePart = z.looseObject({
-  type: z.literal('file'),
-  file: z.looseObject({ file_data: z.optional(str), file_id: z.optional(str), filename: z.optional(str) }),
-})
-
-const textContent = z.union([str, z.array(textPart)])
-const userContent = z.union([str, z.array(z.discriminatedUnion('type', [textPart, imagePart, audioPart, filePart]))])
-const assistantContent = z.nullable(z.union([str, z.array(z.discriminatedUnion('type', [textPart, refusalPart]))]))
-
 const functionCall = z.looseObject({ name: str, arguments: str })
 const toolCall = z.discriminatedUnion('type', [
   z.looseObject({ id: str, type: z.literal('function'), function: functionCall }),
   z.looseObject({ id: str, type: z.literal('custom'), custom: z.looseObject({ name: str, input: str }) }),
 ])
 
-const systemMessage = z.looseObject({ role: z.enumOf(['system', 'developer']), content: textContent, name: optStr })
-const userMessage = z.looseObject({ role: z.literal('user'), content: userContent, name: optStr })
-const assistantMessage = z.looseObject({
-  role: z.literal('assistant'),
-  content: z.optional(assistantContent),
-  name: optStr,
-  refusal: optStr,
-  tool_calls: z.optional(z.nullable(z.array(toolCall))),
-  function_call: z.optional(z.nullable(functionCall)),
-})
-const toolMessage = z.looseObject({ role: z.literal('tool'), tool_call_id: str, content: textContent })
-const functionMessage = z.looseObject({ role: z.literal('function'), name: str, content: z.nullable(str) })
+/**
+ * The message shapes, for their types only: `messages` is checked by validate-messages.ts (in place, one pass), which
+ * accepts exactly these. Never called, so a bundle leaves it out.
+ */
+function messageSchemas() {
+  const textPart = z.looseObject({ type: z.literal('text'), text: str })
+  const refusalPart = z.looseObject({ type: z.literal('refusal'), refusal: str })
+  const imagePart = z.looseObject({
+    type: z.literal('image_url'),
+    image_url: z.looseObject({ url: str, detail: z.optional(z.enumOf(['auto', 'low', 'high'])) }),
+  })
+  const audioPart = z.looseObject({
+    type: z.literal('input_audio'),
+    input_audio: z.looseObject({ data: str, format: str }),
+  })
+  const filePart = z.looseObject({
+    type: z.literal('file'),
+    file: z.looseObject({ file_data: z.optional(str), file_id: z.optional(str), filename: z.optional(str) }),
+  })
 
-const message = z.discriminatedUnion('role', [
-  systemMessage,
-  userMessage,
-  assistantMessage,
-  toolMessage,
-  functionMessage,
-])
+  const textContent = z.union([str, z.array(textPart)])
+  const userContent = z.union([str, z.array(z.discriminatedUnion('type', [textPart, imagePart, audioPart, filePart]))])
+  const assistantContent = z.nullable(z.union([str, z.array(z.discriminatedUnion('type', [textPart, refusalPart]))]))
+
+  const systemMessage = z.looseObject({ role: z.enumOf(['system', 'developer']), content: textContent, name: optStr })
+  const userMessage = z.looseObject({ role: z.literal('user'), content: userContent, name: optStr })
+  const assistantMessage = z.looseObject({
+    role: z.literal('assistant'),
+    content: z.optional(assistantContent),
+    name: optStr,
+    refusal: optStr,
+    tool_calls: z.optional(z.nullable(z.array(toolCall))),
+    function_call: z.optional(z.nullable(functionCall)),
+  })
+  const toolMessage = z.looseObject({ role: z.literal('tool'), tool_call_id: str, content: textContent })
+  const functionMessage = z.looseObject({ role: z.literal('function'), name: str, content: z.nullable(str) })
+
+  const message = z.discriminatedUnion('role', [
+    systemMessage,
+    userMessage,
+    assistantMessage,
+    toolMessage,
+    functionMessage,
+  ])
+  return { message, userMessage, assistantMessage }
+}
+type MessageSchemas = ReturnType<typeof messageSchemas>
 
 const functionDef = z.looseObject({
   name: str,
@@ -97,7 +105,7 @@ const responseFormat = z.discriminatedUnion('type', [
 ])
 
 /** `messages` checked by hand (validate-messages.ts: no copies), issues reported with their full path. */
-const messages = z.checked<z.Infer<typeof message>[]>(checkMessages)
+const messages = z.checked<WireMessage[]>(checkMessages)
 
 export const requestSchema = z.looseObject({
   model: str,
@@ -127,9 +135,9 @@ export const requestSchema = z.looseObject({
 })
 
 export type WireRequest = z.Infer<typeof requestSchema>
-export type WireMessage = z.Infer<typeof message>
-export type WireUserMessage = z.Infer<typeof userMessage>
-export type WireAssistantMessage = z.Infer<typeof assistantMessage>
+export type WireMessage = z.Infer<MessageSchemas['message']>
+export type WireUserMessage = z.Infer<MessageSchemas['userMessage']>
+export type WireAssistantMessage = z.Infer<MessageSchemas['assistantMessage']>
 export type WireFunctionDef = z.Infer<typeof functionDef>
 
 const responseMessage = z.looseObject({

@@ -11,30 +11,36 @@ const int = z.optional(z.number({ int: true }))
 const bool = z.optional(z.boolean())
 const object = z.record(z.unknown())
 
-const blob = z.looseObject({ mimeType: z.string(), data: z.string(), displayName: str })
-const fileData = z.looseObject({ mimeType: str, fileUri: z.string(), displayName: str })
+/**
+ * The Content and Part shapes, for their types only: contents are checked by validate-parts.ts (in place, one pass),
+ * which accepts exactly these. Never called, so a bundle leaves it out.
+ */
+function contentSchemas() {
+  const blob = z.looseObject({ mimeType: z.string(), data: z.string(), displayName: str })
+  const fileData = z.looseObject({ mimeType: str, fileUri: z.string(), displayName: str })
 
-export const partSchema = z.looseObject({
-  text: str,
-  thought: bool,
-  thoughtSignature: str,
-  inlineData: z.optional(blob),
-  fileData: z.optional(fileData),
-  functionCall: z.optional(z.looseObject({ name: z.string(), args: z.optional(z.nullable(object)), id: str })),
-  functionResponse: z.optional(
-    z.looseObject({
-      name: z.string(),
-      response: z.optional(z.nullable(object)),
-      id: str,
-      parts: z.optional(z.array(z.looseObject({ inlineData: z.optional(blob), fileData: z.optional(fileData) }))),
-    }),
-  ),
-})
+  const partSchema = z.looseObject({
+    text: str,
+    thought: bool,
+    thoughtSignature: str,
+    inlineData: z.optional(blob),
+    fileData: z.optional(fileData),
+    functionCall: z.optional(z.looseObject({ name: z.string(), args: z.optional(z.nullable(object)), id: str })),
+    functionResponse: z.optional(
+      z.looseObject({
+        name: z.string(),
+        response: z.optional(z.nullable(object)),
+        id: str,
+        parts: z.optional(z.array(z.looseObject({ inlineData: z.optional(blob), fileData: z.optional(fileData) }))),
+      }),
+    ),
+  })
 
-export const contentSchema = z.looseObject({ role: str, parts: z.array(partSchema) })
-
-/** `partSchema` describes the shape; validation of contents runs through the allocation-free checker. */
-type Content = z.Infer<typeof contentSchema>
+  const contentSchema = z.looseObject({ role: str, parts: z.array(partSchema) })
+  return { partSchema, contentSchema }
+}
+type ContentSchemas = ReturnType<typeof contentSchemas>
+type Content = z.Infer<ContentSchemas['contentSchema']>
 
 const functionDeclaration = z.looseObject({
   name: z.string(),
@@ -80,8 +86,8 @@ export const requestSchema = z.looseObject({
 })
 
 export type WireRequest = z.Infer<typeof requestSchema>
-export type WirePart = z.Infer<typeof partSchema>
-export type WireContent = z.Infer<typeof contentSchema>
+export type WirePart = z.Infer<ContentSchemas['partSchema']>
+export type WireContent = Content
 export type WireGenerationConfig = NonNullable<WireRequest['generationConfig']>
 
 const count = z.optional(z.number())
