@@ -277,6 +277,19 @@ describe('decodeRequest: tools and config', () => {
     })
   })
 
+  it('keeps generationConfig keys named like Object.prototype members as extensions', () => {
+    const { value } = decodeRequest(
+      { contents: [], generationConfig: { temperature: 0.5, toString: 3, constructor: 4 } },
+      { model: 'm' },
+    )
+    const { messages: _messages, ...rest } = value
+    expect(rest).toEqual({
+      model: 'm',
+      temperature: 0.5,
+      extensions: { 'content-generation': { generationConfig: { toString: 3, constructor: 4 } } },
+    })
+  })
+
   it('maps generationConfig and keeps the rest as extensions', () => {
     const { value } = decodeRequest(
       {
