@@ -31,6 +31,9 @@ export interface Schema<out T = unknown> {
   readonly values?: ReadonlySet<unknown>
   /** What the value must be at least (its `typeof`, or array / object): a union skips the options it cannot be. */
   readonly base?: string
+  /** `optional` / `nullable` wrappers: the schema they wrap (an object checks a field's innermost schema directly). */
+  readonly inner?: Schema
+  readonly nullable?: boolean
   /** Type only: what a valid value is. */
   readonly '~type'?: T
 }
@@ -131,6 +134,7 @@ export const enumOf = <const T extends string>(values: readonly T[]): Schema<T> 
 export function optional<T>(inner: Schema<T>): Optional<T | undefined> {
   return {
     optional: true,
+    inner,
     run: (value, issues) => {
       if (value !== undefined) inner.run(value, issues)
     },
@@ -140,6 +144,8 @@ export function optional<T>(inner: Schema<T>): Optional<T | undefined> {
 /* @__NO_SIDE_EFFECTS__ */
 export function nullable<T>(inner: Schema<T>): Schema<T | null> {
   const schema: Schema<T | null> = {
+    nullable: true,
+    inner,
     run: (value, issues) => {
       if (value !== null) inner.run(value, issues)
     },
@@ -165,6 +171,23 @@ export function array<T>(element: Schema<T>): Schema<T[]> {
   }
 }
 
+/** A field of an object: its innermost schema, and whether `undefined` (optional) or `null` (nullable) passes. */
+interface Field {
+  key: string
+  schema: Schema
+  optional: boolean
+  nullable: boolean
+}
+
+function fieldOf(key: string, schema: Schema): Field {
+  const field: Field = { key, schema, optional: schema.optional === true, nullable: false }
+  while (field.schema.inner) {
+    if (field.schema.nullable) field.nullable = true
+    field.schema = field.schema.inner
+  }
+  return field
+}
+
 /**
  * An object whose known keys are checked; unknown keys pass untouched (zod's `looseObject`). Issues come in the
  * shape's key order. A wide shape on a plain object is checked by the keys the object has (a request sets a few of
@@ -173,21 +196,16 @@ export function array<T>(element: Schema<T>): Schema<T[]> {
  */
 /* @__NO_SIDE_EFFECTS__ */
 export function looseObject<const S extends Shape>(shape: S): Schema<ObjectOf<S>> & { readonly shape: S } {
-  const keys = Object.keys(shape)
-  const fields = keys.map((key) => shape[key] as Schema)
-  const byKey: Record<string, Schema | undefined> = Object.create(null)
-  keys.forEach((key, i) => {
-    byKey[key] = fields[i]
-  })
-  const required = keys.filter((_, i) => !fields[i]?.optional)
+  const fields = Object.keys(shape).map((key) => fieldOf(key, shape[key] as Schema))
+  const byKey: Record<string, Field | undefined> = Object.create(null)
+  for (const field of fields) byKey[field.key] = field
+  const required = fields.filter((field) => !field.optional)
   const inOrder = (value: Record<string, unknown>, issues: Issue[]) => {
-    for (let i = 0; i < keys.length; i++) {
-      const key = keys[i] as string
-      const field = fields[i] as Schema
+    for (const { key, schema, optional, nullable } of fields) {
       const v = value[key]
-      if (v === undefined && field.optional) continue
+      if ((v === undefined && optional) || (v === null && nullable)) continue
       const start = issues.length
-      field.run(v, issues)
+      schema.run(v, issues)
       if (issues.length > start) prefix(issues, start, key)
       else if (v === undefined && !(key in value))
         issues.push({ code: 'invalid_type', expected: 'nonoptional', path: [key] })
@@ -201,20 +219,22 @@ export function looseObject<const S extends Shape>(shape: S): Schema<ObjectOf<S>
         issues.push({ code: 'invalid_type', expected: 'object', path: [] })
         return
       }
-      if (keys.length < 6 || Object.getPrototypeOf(value) !== Object.prototype) return inOrder(value, issues)
+      if (fields.length < 6 || Object.getPrototypeOf(value) !== Object.prototype) return inOrder(value, issues)
       const start = issues.length
       let ok = true
-      for (const key of required) {
-        const v = value[key]
+      for (const field of required) {
+        const v = value[field.key]
         // an absent required key: straight to the ordered pass, which says so
         ok = v !== undefined
         if (!ok) break
-        byKey[key]?.run(v, issues)
+        if (v !== null || !field.nullable) field.schema.run(v, issues)
       }
       if (ok)
         for (const key in value) {
           const field = byKey[key]
-          if (field?.optional) field.run(value[key], issues)
+          if (!field?.optional) continue
+          const v = value[key]
+          if (v !== undefined && (v !== null || !field.nullable)) field.schema.run(v, issues)
         }
       if (ok && issues.length === start) return
       issues.length = start
