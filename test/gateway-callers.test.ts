@@ -357,6 +357,53 @@ describe('authenticate answers', () => {
     ])
   })
 
+  it('onResponse tells a refusal (its reason, never a caller) from an upstream error or an allow-list 403', async () => {
+    const events: GatewayResponseEvent[] = []
+    const requests: unknown[] = []
+    const upstream429 = async () =>
+      Response.json({ error: { message: 'slow down', type: 'requests', code: 'rate_limit_exceeded' } }, { status: 429 })
+    const { gateway } = stack(
+      {
+        apiKeys: [],
+        authenticate,
+        onRequest: (event) => requests.push(event),
+        onResponse: (event) => events.push(event),
+      },
+      upstream429,
+    )
+    const { path, body } = wireRequest('chat-completions', 'via-messages')
+    const send = (key?: string) => gateway.fetch(post('chat-completions', path, body, key))
+    for (const key of ['slow-key', 'banned-key', 'expired-key', 'nobody', 'alice-key', 'open-key']) {
+      await (await send(key)).text()
+    }
+    await (await gateway.fetch(new Request(`${base}${path}`, { method: 'POST', body: JSON.stringify(body) }))).text()
+    const forbidden = await gateway.fetch(
+      post('chat-completions', path, { ...body, model: 'via-responses' }, 'alice-key'),
+    )
+    await forbidden.text()
+    const seen = events.map((event) => [event.status, event.error, event.refused, event.caller?.id, event.upstream])
+    expect(seen).toEqual([
+      [429, 'rate-limit', 'rate-limit', undefined, undefined],
+      [403, 'permission', 'permission', undefined, undefined],
+      [401, 'authentication', 'authentication', undefined, undefined],
+      [401, 'authentication', 'authentication', undefined, undefined],
+      // The upstream's own 429: no `refused`, with the caller and the upstream.
+      [429, 'rate-limit', undefined, 'acct-alice', 'anthropic'],
+      [429, 'rate-limit', undefined, 'acct-open', 'anthropic'],
+      // No key at all.
+      [401, 'authentication', 'authentication', undefined, undefined],
+      // A model outside the allow-list: the caller's 403, not a refusal of the key.
+      [403, 'permission', undefined, 'acct-alice', undefined],
+    ])
+    // onRequest fires only for requests that were routed to an upstream.
+    expect(requests).toHaveLength(2)
+    for (const event of events.filter((event) => event.refused)) {
+      expect(Object.keys(event).sort()).toEqual(
+        ['error', 'format', 'kind', 'latencyMs', 'refused', 'requestId', 'status', 'warnings'].sort(),
+      )
+    }
+  })
+
   it('a malformed answer (a caller without an id, an unknown refusal) fails closed', async () => {
     const { path, body } = wireRequest('messages', 'm')
     for (const answer of [{ models: ['m'] }, { refuse: 'later' }]) {

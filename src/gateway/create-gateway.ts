@@ -43,7 +43,14 @@ import {
 import { defaultTimeoutMs, type ForwardInput, forward } from './forward.js'
 import { createMediaFetcher, type MediaFetcher } from './media.js'
 import { createMockModel } from './mock-model.js'
-import type { Caller, GatewayContext, GatewayOptions, GatewayRequestEvent, GatewayResponseEvent } from './options.js'
+import type {
+  Caller,
+  GatewayContext,
+  GatewayOptions,
+  GatewayRequestEvent,
+  GatewayResponseEvent,
+  Refusal,
+} from './options.js'
 import { createReasoningStore } from './reasoning-store.js'
 import type { ResponseStore } from './response-store.js'
 import { expandState, inputItems, recordAnswer } from './responses-state.js'
@@ -80,6 +87,8 @@ export interface Exchange {
   error?: ir.ErrorCode
   /** What `authenticate` returned for the client's key, when it named a caller. */
   caller?: Caller
+  /** Why the key was turned away, when it was (reported to `onResponse`). */
+  refused?: Refusal['refuse']
 }
 
 const defaultMaxBodyBytes = 32 * 1024 * 1024
@@ -167,6 +176,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
     }
     if (exchange.usage) event.usage = exchange.usage
     if (exchange.error) event.error = exchange.error
+    if (exchange.refused) event.refused = exchange.refused
     return event
   }
 
@@ -342,6 +352,8 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
       const authorization = authRequired ? await authorize(exchange) : noKeyRequired
       if ('refused' in authorization) {
         exchange.error = authorization.refused.code
+        // A refusal's code is its reason: 'authentication', 'permission' or 'rate-limit'.
+        exchange.refused = authorization.refused.code as Refusal['refuse']
         return finish(exchange, errorResult(format, authorization.refused, headers))
       }
       if (authorization.caller) {

@@ -114,6 +114,15 @@ export interface GatewayResponseEvent extends GatewayRequestEvent {
   usage?: ir.Usage
   /** The error code when the answer was an error (HTTP or in-stream). */
   error?: ir.ErrorCode
+  /**
+   * Set when the gateway turned the key away before routing: `'authentication'` (401: no key, a key not in `apiKeys`,
+   * `authenticate` answered `false` or `refuse('authentication')`), `'permission'` (403, `refuse('permission')`) or
+   * `'rate-limit'` (429, `refuse('rate-limit')`). `error` is the same code and `status` the answer's. A refused event
+   * never has a `caller`, `upstream` or `usage` (nothing was sent upstream, `onRequest` was not called); `model` only
+   * when the path names it (content-generation). An upstream's own 401/403/429, or a model outside `caller.models`
+   * (403 with the `caller`), has no `refused`.
+   */
+  refused?: Refusal['refuse']
   warnings: number
 }
 
@@ -166,7 +175,11 @@ export interface GatewayOptions {
   onWarning?: (warning: ir.Warning, event: GatewayRequestEvent) => void
   /** Observability: a request was routed. @defaultValue none */
   onRequest?: (event: GatewayRequestEvent) => void
-  /** Observability: a response finished (status, usage, latency). @defaultValue none */
+  /**
+   * Observability: a response finished (status, usage, latency). Fired once for every request that matched a route,
+   * refused ones included: those carry `refused` (the reason) and no `caller` (see `GatewayResponseEvent.refused`).
+   * A request matching no route (404 `Invalid URL`) is not reported. @defaultValue none
+   */
   onResponse?: (event: GatewayResponseEvent) => void
   /** Media fetching for image URLs sent to content-generation upstreams. @defaultValue see `MediaOptions` */
   media?: MediaOptions
