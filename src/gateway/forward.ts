@@ -50,6 +50,8 @@ function idleFailure(name: string, options: GatewayOptions): ir.ErrorInfo {
 
 interface Target {
   url: string
+  /** The URL's path, without the query (named in errors). */
+  path: string
   headers: Readonly<Record<string, string>>
 }
 
@@ -72,7 +74,7 @@ function targetOf(resolved: ResolvedModel, kind: 'generate' | 'count-tokens', st
     built.headers.forEach((value, name) => {
       headers[name] = value
     })
-    target = { url: built.url, headers: Object.freeze(headers) }
+    target = { url: built.url, path: new URL(built.url).pathname, headers: Object.freeze(headers) }
     if (cache.size >= maxTargetsPerUpstream) cache.clear()
     cache.set(key, target)
   }
@@ -152,6 +154,8 @@ export async function forward(exchange: Exchange, input: ForwardInput): Promise<
     secrets: [resolved.upstream.apiKey],
     relayHeaders: options.relayHeaders,
     maxResponseBytes: options.maxResponseBytes,
+    // The same options may serve under several names: the name is the request's, the path the target's.
+    upstreamAt: { name: resolved.name, path: target.path },
   }
   let answer: UpstreamAnswer
   try {

@@ -116,7 +116,7 @@ export function bytesSource(
 export async function passthroughAnswer(
   answer: UpstreamAnswer,
   stream: boolean,
-  options: Pick<RespondOptions, 'secrets' | 'relayHeaders' | 'maxResponseBytes'>,
+  options: Pick<RespondOptions, 'secrets' | 'relayHeaders' | 'maxResponseBytes' | 'upstreamAt'>,
   failure: () => string | Uint8Array | undefined,
   format?: Format,
   watcher?: ChunkWatcher,
@@ -134,7 +134,7 @@ export async function passthroughAnswer(
   if (ok) return { status: answer.status, headers, body: await readAnswerBytes(answer, options.maxResponseBytes) }
   const text = await readAnswerText(answer, options.maxResponseBytes)
   if (format && !isJsonObject(parseJson(text))) {
-    const info = opaqueErrorInfo(format, answer, text)
+    const info = opaqueErrorInfo(format, answer, text, options.upstreamAt)
     info.message = maskSecrets(info.message, options.secrets)
     const kept = keptHeaders(answer)
     return errorResult(format, info, kept)

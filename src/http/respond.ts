@@ -40,6 +40,14 @@ export interface RespondOptions extends ClientEncodeOptions, EventHooks {
   relayHeaders?: ReadonlyArray<string> | undefined
   /** Largest whole (non-streamed) upstream answer read into memory → 502. @defaultValue 64 MiB */
   maxResponseBytes?: number | undefined
+  /** The upstream's name and URL path (no query), named when its answer shows the URL is wrong. @defaultValue none */
+  upstreamAt?: UpstreamAt | undefined
+}
+
+/** Which upstream was called, and at which URL path (without the query: it may carry a key). */
+export interface UpstreamAt {
+  name: string
+  path: string
 }
 
 /** A JSON body (serialised once). */
@@ -286,7 +294,9 @@ export async function translateAnswer(
   }
   if (answer.status < 200 || answer.status > 299) {
     const body = parseJson(text)
-    const info = isJsonObject(body) ? source.decodeError(answer.status, body) : opaqueErrorInfo(source, answer, text)
+    const info = isJsonObject(body)
+      ? source.decodeError(answer.status, body)
+      : opaqueErrorInfo(source, answer, text, options.upstreamAt)
     return translateError(answer, info, target, options)
   }
   const stream = options.stream ?? sse
@@ -315,12 +325,19 @@ export async function translateAnswer(
 
 /**
  * An upstream error body that is not JSON (a proxy's HTML page, plain text): an error of its status in `source`'s
- * terms, with the text as message only when it is short plain text — never markup.
+ * terms, with the text as message only when it is short plain text — never markup. A 404 of that kind means the URL is
+ * not the API's (a wrong `baseURL`; every supported API answers its own 404s in JSON): a 502 naming the upstream and
+ * the path it was sent to, never a 404 that reads like a missing model.
  */
-export function opaqueErrorInfo(source: Format, answer: UpstreamAnswer, text: string): ir.ErrorInfo {
+export function opaqueErrorInfo(source: Format, answer: UpstreamAnswer, text: string, at?: UpstreamAt): ir.ErrorInfo {
+  const type = (answer.header('content-type') ?? '').split(';')[0]?.trim()
+  if (answer.status === 404 && at) {
+    const body = type ? ` with a ${type} body` : ''
+    const message = `The upstream "${at.name}" answered HTTP 404${body} for POST ${at.path} (check its baseURL)`
+    return { code: 'upstream', status: 502, message }
+  }
   const info = source.decodeError(answer.status, undefined)
   const plain = text.trim()
-  const type = (answer.header('content-type') ?? '').split(';')[0]?.trim()
   info.message =
     plain !== '' && plain.length <= 300 && !plain.startsWith('<')
       ? plain
