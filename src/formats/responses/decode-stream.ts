@@ -64,6 +64,8 @@ export class ResponsesDecoder implements StreamStep<SseMessage, ir.StreamEvent> 
   /** The last `sequence_number` seen and the `message-start` emitted (for a same-format stream's error tail). */
   lastSequence = -1
   startEvent: ir.MessageStartEvent | undefined
+  /** The complete items of `output_item.done` by `output_index`, as they came, when kept (a forwarded stream's tail). */
+  doneItems: Wire[] | undefined
 
   push(message: SseMessage, out: ir.StreamEvent[]): void {
     if (this.ended) return
@@ -187,7 +189,10 @@ export class ResponsesDecoder implements StreamStep<SseMessage, ir.StreamEvent> 
         return
       }
       case 'response.output_item.done':
-        if (isRecord(event.item)) this.itemDone(out, outputIndex, event.item)
+        if (isRecord(event.item)) {
+          if (this.doneItems) this.doneItems[outputIndex] = event.item
+          this.itemDone(out, outputIndex, event.item)
+        }
         return
       default:
         return

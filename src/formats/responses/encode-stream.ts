@@ -195,9 +195,11 @@ export class ResponsesEncoder implements StreamStep<ir.StreamEvent, SseFrame> {
 
   /**
    * Continues a stream whose earlier frames were written by someone else (a same-format stream forwarded as it came):
-   * the response `start` was announced and `sequence` is the next sequence number.
+   * the response `start` was announced, `sequence` is the next sequence number and `items` the complete items already
+   * sent (by `output_index`), which a `response.failed` lists as the output so far.
    */
-  resume(start: ir.MessageStartEvent, sequence: number): void {
+  resume(start: ir.MessageStartEvent, sequence: number, items: readonly Wire[] = []): void {
+    for (let i = 0; i < items.length; i++) if (items[i]) this.done[i] = items[i] as Wire
     this.started = true
     this.sequence = sequence
     const id = responseIdOf(start.id)
@@ -326,13 +328,16 @@ export class ResponsesEncoder implements StreamStep<ir.StreamEvent, SseFrame> {
 
 /**
  * A same-format Responses stream, forwarded as it came: `decoder` validates it, and an error is written after the
- * forwarded frames (same response id, the next sequence number), then `response.failed` and `[DONE]`.
+ * forwarded frames (same response id, the next sequence number), then `response.failed` — whose `output` lists the
+ * items the stream completed (`output_item.done`) before it broke; an item cut before its `done` is not in it — and
+ * `[DONE]`.
  */
 export function forwardResponsesStep(): StreamStep<SseMessage, string> {
   const decoder = new ResponsesDecoder()
+  decoder.doneItems = []
   return forwardStep(decoder, (error, out) => {
     const encoder = new ResponsesEncoder()
-    if (decoder.startEvent) encoder.resume(decoder.startEvent, decoder.lastSequence + 1)
+    if (decoder.startEvent) encoder.resume(decoder.startEvent, decoder.lastSequence + 1, decoder.doneItems)
     encoder.push(error, out)
   })
 }

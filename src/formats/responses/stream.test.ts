@@ -146,3 +146,35 @@ describe('decoder', () => {
     expect(events.at(-1)).toMatchObject({ type: 'finish', finishReason: { unified: 'length' } })
   })
 })
+
+describe('a forwarded Responses stream that breaks (convertStream from responses to responses)', () => {
+  it('ends with error and response.failed whose output lists the items completed so far, as they came', async () => {
+    const lines = fixture('responses', 'reasoning.sse').toString().split('\n')
+    // Ends in the middle of the message item: the reasoning item is done, the message item is not.
+    const sent = `${lines.slice(0, 36).join('\n')}\n`
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode(sent))
+        controller.close()
+      },
+    })
+    const text = await new Response(convertStream(body, { from: 'responses', to: 'responses' })).text()
+    expect(text.startsWith(sent)).toBe(true)
+    const events = text
+      .split('\n\n')
+      .filter((block) => block.includes('data: '))
+      .map((block) => block.slice(block.indexOf('data: ') + 6))
+      .map((data) => (data === '[DONE]' ? { type: '[DONE]' } : (JSON.parse(data) as Json)))
+    const created = events[0] as Json
+    const reasoningDone = events.find((event) => event.type === 'response.output_item.done') as Json
+    const [error, failed, done] = events.slice(-3) as [Json, Json, Json]
+    expect(error.type).toBe('error')
+    expect(failed.type).toBe('response.failed')
+    expect(done.type).toBe('[DONE]')
+    expect(failed.response.id).toBe(created.response.id)
+    expect(failed.response.status).toBe('failed')
+    expect(failed.response.output).toEqual([reasoningDone.item])
+    const sequence = events.slice(0, -1).map((event) => event.sequence_number)
+    expect(sequence).toEqual(sequence.map((_, i) => i))
+  })
+})
