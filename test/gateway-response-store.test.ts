@@ -38,6 +38,45 @@ describe('previous_response_id and item_reference through the store', () => {
     expect(((await stranger.json()) as Json).error.code).toBe('previous_response_not_found')
   })
 
+  it('scoped by Caller.id: every key of one account sees its responses, callers sharing a key do not', async () => {
+    // Two keys of one account; one team key whose callers `authenticate` tells apart by a header.
+    const { gateway, calls } = stack({
+      responseStore: createMemoryResponseStore(),
+      apiKeys: [],
+      authenticate: (key, context) => {
+        if (key === 'ada-key-1' || key === 'ada-key-2') return { id: 'acct-ada' }
+        if (key === 'team-key') return { id: `team/${context.request.headers.get('x-user')}` }
+        return key === 'plain-key'
+      },
+    })
+    const ask = (key: string, body: Json, user?: string) => {
+      const request = post('responses', path, { model: 'via-messages', ...body }, key)
+      if (user) request.headers.set('x-user', user)
+      return gateway.fetch(request)
+    }
+    const get = (key: string, id: string, user?: string) =>
+      gateway.fetch(
+        new Request(`http://gateway.test${path}/${id}`, {
+          headers: { authorization: `Bearer ${key}`, ...(user ? { 'x-user': user } : {}) },
+        }),
+      )
+    const first = (await (await ask('ada-key-1', { input: 'My name is Ada.' })).json()) as Json
+    // The account's other key: GET and previous_response_id both see it.
+    expect((await get('ada-key-2', first.id)).status).toBe(200)
+    const second = await ask('ada-key-2', { previous_response_id: first.id, input: 'What is my name?' })
+    expect(second.status).toBe(200)
+    expect(JSON.stringify(JSON.parse(calls.at(-1)?.body ?? '{}'))).toContain('My name is Ada.')
+    // Another account, and a key without a caller, do not.
+    expect((await get('plain-key', first.id)).status).toBe(404)
+    // One key, two callers: each sees only its own.
+    const mine = (await (await ask('team-key', { input: 'Secret of Bo' }, 'bo')).json()) as Json
+    expect((await get('team-key', mine.id, 'bo')).status).toBe(200)
+    expect((await get('team-key', mine.id, 'cy')).status).toBe(404)
+    const leak = await ask('team-key', { previous_response_id: mine.id, input: 'x' }, 'cy')
+    expect(leak.status).toBe(400)
+    expect(((await leak.json()) as Json).error.code).toBe('previous_response_not_found')
+  })
+
   it('resolves item_reference by item id, and names the path of an unknown one', async () => {
     const { gateway, calls } = stack({ responseStore: createMemoryResponseStore() })
     const first = (await (

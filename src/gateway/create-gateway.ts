@@ -104,6 +104,16 @@ function scopeOf(key: string): string {
   return (h >>> 0).toString(36) + key.length.toString(36)
 }
 
+/**
+ * The store scope of a request (response and reasoning stores): the caller `authenticate` named, so every key of one
+ * account shares it and one key serving several callers does not; else a hash of the client's key. A key's hash has no
+ * `:`, so the two kinds never meet.
+ */
+function storeScope(exchange: Exchange): string {
+  if (exchange.caller) return `caller:${exchange.caller.id}`
+  return scopeOf(extractKey(exchange.request) ?? '')
+}
+
 function stripBase(path: string, basePath: string | undefined): string {
   if (!basePath) return path
   const base = basePath.replace(/\/+$/, '')
@@ -247,7 +257,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
     // Responses state (previous_response_id, item_reference) through the optional store; a Responses upstream keeps its own.
     let record: { input: unknown[]; scope: string; store: ResponseStore } | undefined
     if (responseStore && format.id === 'responses' && route.kind === 'generate' && !sameFormat) {
-      const scope = scopeOf(extractKey(exchange.request) ?? '')
+      const scope = storeScope(exchange)
       body = await expandState(body as Record<string, unknown>, responseStore, scope)
       decoded = format.decodeRequest(body, route)
       if ((body as Record<string, unknown>).store !== false) {
@@ -304,8 +314,8 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
     const input: ForwardInput = { body, decoded, resolved, onWarning, options, fetchMedia: exchange.fetchMedia }
     if (text !== undefined) input.text = text
     if (reasoningStore) {
-      // Scoped by the client's key (hashed), so one caller's reasoning is never put on another's turn.
-      input.reasoning = { store: reasoningStore, scope: scopeOf(extractKey(exchange.request) ?? '') }
+      // Scoped by caller (else by the client's key, hashed), so one caller's reasoning is never put on another's turn.
+      input.reasoning = { store: reasoningStore, scope: storeScope(exchange) }
     }
     return forward(exchange, input)
   }
@@ -379,8 +389,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
       }
       if (route.kind === 'get-response') {
         const id = route.id ?? ''
-        const scope = scopeOf(extractKey(request) ?? '')
-        const stored = responseStore ? await responseStore.get(scope, id) : undefined
+        const stored = responseStore ? await responseStore.get(storeScope(exchange), id) : undefined
         if (!stored) {
           exchange.error = 'not-found'
           const message = `Response with id '${id}' not found.${responseStore ? '' : ' This gateway stores no responses.'}`

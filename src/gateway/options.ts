@@ -129,9 +129,11 @@ export interface GatewayResponseEvent extends GatewayRequestEvent {
 export interface GatewayOptions {
   /**
    * Stores Responses answers so `previous_response_id`, `item_reference` (the Vercel AI SDK's default) and
-   * `GET /v1/responses/{id}` work in front of upstreams of other formats, scoped by client key. Without it the gateway
-   * is stateless and answers those with a 400. `createMemoryResponseStore()` is a bounded in-memory one; several
-   * instances share any implementation of the interface. @defaultValue none
+   * `GET /v1/responses/{id}` work in front of upstreams of other formats, scoped by the `Caller.id` `authenticate`
+   * returned (every key of one caller sees its responses; callers sharing a key do not see each other's), else by a
+   * hash of the client's key. Without it the gateway is stateless and answers those with a 400.
+   * `createMemoryResponseStore()` is a bounded in-memory one; several instances share any implementation of the
+   * interface. @defaultValue none
    */
   responseStore?: ResponseStore
   /** Public model id → upstream. Checked before `resolveModel`. @defaultValue `{}` */
@@ -193,8 +195,9 @@ export interface GatewayOptions {
   basePath?: string
   /**
    * Reasoning continuity for chat-completions clients that drop `reasoning_details` (Vercel AI SDK, LangChain,
-   * Agents SDK): the reasoning of each answer that called tools is kept in memory, per client key, by tool-call id,
-   * and put back on the next turn (policy 3). `false` turns it off. @defaultValue `{ maxEntries: 10000, ttlMs: 3600000 }`
+   * Agents SDK): the reasoning of each answer that called tools is kept in memory, per caller (`Caller.id`, else per
+   * client key, hashed), by tool-call id, and put back on the next turn (policy 3). `false` turns it off.
+   * @defaultValue `{ maxEntries: 10000, ttlMs: 3600000 }`
    */
   reasoningStore?: ReasoningStoreOptions | false
 }

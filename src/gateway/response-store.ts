@@ -3,8 +3,8 @@
  * `GET /v1/responses/{id}` work for Responses clients in front of an upstream of another format (a Responses upstream
  * keeps its own state and gets those as sent). Without it the gateway is stateless and refuses them with a 400.
  *
- * Entries are scoped by caller (the gateway passes a hash of the client's key), so one client never reads another's
- * responses. The in-memory implementation is bounded by count, bytes and age. A deployment of several instances
+ * Entries are scoped by caller: the gateway passes `caller:<id>` when `authenticate` returned a `Caller`, else a hash
+ * of the client's key (never the key), so one caller never reads another's responses. The in-memory implementation is bounded by count, bytes and age. A deployment of several instances
  * plugs in a shared implementation of the same three methods (a key-value store such as Redis or a SQL table keyed by
  * `scope` + id, with the same TTL), or routes each client to one instance.
  */

@@ -75,8 +75,14 @@ function expectContinuity(to: Upstream, rejectionsBefore: number) {
   }
 }
 
-async function openaiLoop(url: string, to: Upstream, stream: boolean, echo: 'as-received' | 'bare') {
-  const client = new OpenAI({ apiKey: 'client-key', baseURL: `${url}/v1`, maxRetries: 0 })
+async function openaiLoop(
+  url: string,
+  to: Upstream,
+  stream: boolean,
+  echo: 'as-received' | 'bare',
+  keys: readonly [string, string] = ['client-key', 'client-key'],
+) {
+  let client = new OpenAI({ apiKey: keys[0], baseURL: `${url}/v1`, maxRetries: 0 })
   const tools: OpenAI.Chat.ChatCompletionTool[] = [
     { type: 'function', function: weatherTool as unknown as OpenAI.FunctionDefinition },
   ]
@@ -93,6 +99,7 @@ async function openaiLoop(url: string, to: Upstream, stream: boolean, echo: 'as-
   // The Vercel AI SDK, LangChain and the Agents SDK send back only these three fields.
   messages.push(echo === 'bare' ? { role: 'assistant', content: first.content, tool_calls: first.tool_calls } : first)
   messages.push({ role: 'tool', tool_call_id: toolCall.id, content: '{"temperature_c":18}' })
+  client = new OpenAI({ apiKey: keys[1], baseURL: `${url}/v1`, maxRetries: 0 })
   return (await call()).choices[0]?.message.content
 }
 
@@ -106,6 +113,33 @@ describe.each(pairs)('openai SDK, thinking + tools → %s upstream (stream: %s)'
     const before = upstream.rejections.length
     expect(await openaiLoop(gateway.url, to, stream, 'bare')).toMatch(/^Done after/)
     expectContinuity(to, before)
+  })
+})
+
+describe('the kept reasoning is scoped by Caller.id (else by key)', () => {
+  let accounts: Running
+  beforeAll(async () => {
+    const options = {
+      ...gatewayOptions(),
+      apiKeys: [],
+      authenticate: (key: string) =>
+        key.startsWith('ada-') ? { id: 'acct-ada' } : key === 'bo-key' ? { id: 'bo' } : false,
+    }
+    accounts = await serve(createGateway(options).fetch)
+  })
+  afterAll(async () => {
+    await accounts?.close()
+  })
+
+  it('another key of the same account gets it back; another account does not', async () => {
+    const before = upstream.rejections.length
+    expect(await openaiLoop(accounts.url, 'messages', false, 'bare', ['ada-1', 'ada-2'])).toMatch(/^Done after/)
+    expectContinuity('messages', before)
+    // Another account's turn 2 gets no signature: the gateway turns thinking off for it rather than send none.
+    expect(await openaiLoop(accounts.url, 'messages', false, 'bare', ['ada-1', 'bo-key'])).toMatch(/^Done after/)
+    const second = upstream.received.at(-1) as Json
+    expect(second.thinking?.type).not.toBe('enabled')
+    expect(JSON.stringify(second)).not.toMatch(/EqQB/)
   })
 })
 
