@@ -16,11 +16,22 @@ function tooLargeError(answer: UpstreamAnswer, maxBytes: number): InterlinguaErr
 }
 
 /**
+ * The body's length when the upstream declared it and it is the length read (NaN otherwise). A compressed body's
+ * `content-length` is its compressed size: its decoded size is only known by counting, so it is never trusted then
+ * (a small gzip can decode to gigabytes).
+ */
+function declaredLength(answer: UpstreamAnswer): number {
+  const encoding = answer.header('content-encoding')
+  if (encoding !== null && encoding.trim().toLowerCase() !== 'identity') return Number.NaN
+  return Number(answer.header('content-length') ?? Number.NaN)
+}
+
+/**
  * The answer's bytes as they came (passthrough forwards them without decoding); throws like {@link readAnswerText}
  * beyond `maxBytes`.
  */
 export async function readAnswerBytes(answer: UpstreamAnswer, maxBytes = defaultMaxResponseBytes): Promise<Uint8Array> {
-  const declared = Number(answer.header('content-length') ?? Number.NaN)
+  const declared = declaredLength(answer)
   if (declared > maxBytes) throw tooLargeError(answer, maxBytes)
   if (declared >= 0 && answer.bytes) return answer.bytes()
   const chunks: Uint8Array[] = []
@@ -45,7 +56,7 @@ export async function readAnswerBytes(answer: UpstreamAnswer, maxBytes = default
 /** The answer's text; throws `InterlinguaError('upstream', 502)` (and closes the answer) beyond `maxBytes`. */
 export async function readAnswerText(answer: UpstreamAnswer, maxBytes = defaultMaxResponseBytes): Promise<string> {
   const tooLarge = () => tooLargeError(answer, maxBytes)
-  const declared = Number(answer.header('content-length') ?? Number.NaN)
+  const declared = declaredLength(answer)
   if (declared > maxBytes) throw tooLarge()
   if (declared >= 0) return answer.text()
   const decoder = new TextDecoder()
