@@ -9,7 +9,7 @@
  * export const POST = gateway.fetch
  */
 import { reportWarnings } from '../convert.js'
-import type { Format, RouteMatch } from '../formats/format.js'
+import type { Converted, Format, RouteMatch } from '../formats/format.js'
 import { formats, getFormat } from '../formats/index.js'
 import { listPuller } from '../http/event-source.js'
 import {
@@ -19,7 +19,7 @@ import {
   respondWithEvents,
   respondWithResponse,
 } from '../http/respond.js'
-import { parseJsonBody } from '../http/translate-request.js'
+import { headOf, parseJsonBody, type RequestHead, validatedHead } from '../http/translate-request.js'
 import type * as ir from '../ir/index.js'
 import { errorCodeForStatus } from '../ir/index.js'
 import { assertPortable } from '../shared/foreign-extensions.js'
@@ -54,7 +54,7 @@ import type {
 import { createReasoningStore } from './reasoning-store.js'
 import type { ResponseStore } from './response-store.js'
 import { expandState, inputItems, recordAnswer } from './responses-state.js'
-import { guessClientFormat, listedModels, resolveModel, validateOptions } from './routing.js'
+import { guessClientFormat, listedModels, resolveModel, staticUpstreamFormat, validateOptions } from './routing.js'
 import { fetchTransport, type UpstreamTransport } from './upstream.js'
 import { warningsHeader } from './warnings.js'
 
@@ -232,10 +232,18 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
       )
     }
     let body = parseJsonBody(text, format.id)
-    let decoded = format.decodeRequest(body, route)
-    const model = decoded.value.model
+    // A passthrough needs only the model and the stream flags: validated and read from the wire when the format can and
+    // the model's upstream, known without side effects, is of the same format. Otherwise decoded (once), as before.
+    let decoded: Converted<ir.Request> | undefined
+    const peeked = typeof body === 'object' && body !== null ? (body as { model?: unknown }).model : undefined
+    let head = staticUpstreamFormat(options, peeked) === format.id ? validatedHead(format, body, route) : undefined
+    if (!head) {
+      decoded = format.decodeRequest(body, route)
+      head = headOf(decoded.value)
+    }
+    const model = head.model
     event.model = model
-    if (route.kind === 'generate') event.stream = decoded.value.stream === true || route.stream === true
+    if (route.kind === 'generate') event.stream = head.stream || route.stream === true
     const refused = forbidden(exchange, model)
     if (refused) return refused
     const resolved = resolveModel(options, model, contextOf(exchange))
@@ -254,6 +262,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
       options.onWarning?.(warning, { ...event })
     }
     const sameFormat = resolved.upstream.format === format.id
+    if (!sameFormat) decoded ??= format.decodeRequest(body, route)
     // Responses state (previous_response_id, item_reference) through the optional store; a Responses upstream keeps its own.
     let record: { input: unknown[]; scope: string; store: ResponseStore } | undefined
     if (responseStore && format.id === 'responses' && route.kind === 'generate' && !sameFormat) {
@@ -265,7 +274,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
       }
     }
     // Passthrough forwards the text as received; never after the store rewrote the body (other formats only).
-    const answer = await respondTo(exchange, body, sameFormat ? text : undefined, decoded, resolved, onWarning)
+    const answer = await respondTo(exchange, body, sameFormat ? text : undefined, head, decoded, resolved, onWarning)
     return record ? recordAnswer(answer, record.input, record.store, record.scope) : answer
   }
 
@@ -274,14 +283,24 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
     body: unknown,
     /** The body's text when `body` is its unchanged parse (passthrough forwards it). */
     text: string | undefined,
-    decoded: ReturnType<Format['decodeRequest']>,
+    head: RequestHead,
+    /** The decoded body: always there when the upstream is of another format (or the mock). */
+    decoded: Converted<ir.Request> | undefined,
     resolved: NonNullable<ReturnType<typeof resolveModel>>,
     onWarning: (warning: ir.Warning) => void,
   ): Promise<ExchangeResult> {
     const { format, route, event } = exchange
-    const request = decoded.value
     const model = event.model as string
     const sameFormat = resolved.upstream.format === format.id
+    const input: ForwardInput = { body, head, resolved, onWarning, options, fetchMedia: exchange.fetchMedia }
+    if (text !== undefined) input.text = text
+    if (reasoningStore) {
+      // Scoped by caller (else by the client's key, hashed), so one caller's reasoning is never put on another's turn.
+      input.reasoning = { store: reasoningStore, scope: storeScope(exchange) }
+    }
+    if (!decoded) return forward(exchange, input)
+    input.decoded = decoded
+    const request = decoded.value
     if (route.kind === 'count-tokens' && !sameFormat) {
       reportWarnings(decoded.warnings, { strict: options.strict, onWarning, to: format.id })
       const count = format.encodeTokenCount?.(estimateInputTokens(request)) ?? {
@@ -310,12 +329,6 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
       }
       if (event.stream) return respondWithEvents(listPuller(mock.events(request)), format, respond, exchange.headers)
       return respondWithResponse(mock.generate(request), format, respond, exchange.headers)
-    }
-    const input: ForwardInput = { body, decoded, resolved, onWarning, options, fetchMedia: exchange.fetchMedia }
-    if (text !== undefined) input.text = text
-    if (reasoningStore) {
-      // Scoped by caller (else by the client's key, hashed), so one caller's reasoning is never put on another's turn.
-      input.reasoning = { store: reasoningStore, scope: storeScope(exchange) }
     }
     return forward(exchange, input)
   }

@@ -11,7 +11,12 @@ import { getFormat } from '../formats/index.js'
 import { upstreamStreamError } from '../http/event-source.js'
 import { inStreamErrorText, passthroughAnswer } from '../http/passthrough.js'
 import { errorResult, type RespondOptions, translateAnswer } from '../http/respond.js'
-import { buildUpstreamBody, type UpstreamRequestInput, upstreamKind } from '../http/translate-request.js'
+import {
+  buildUpstreamBody,
+  type RequestHead,
+  type UpstreamRequestInput,
+  upstreamKind,
+} from '../http/translate-request.js'
 import type * as ir from '../ir/index.js'
 import { appendMember } from '../shared/json-splice.js'
 import type { Exchange } from './create-gateway.js'
@@ -29,7 +34,9 @@ export interface ForwardInput {
   body: unknown
   /** The body's text as received, when `body` is its parse (passthrough forwards it, the model spliced in). */
   text?: string
-  decoded: Converted<ir.Request>
+  /** The decoded body: required unless the upstream is of the client's format (passthrough reads only `head`). */
+  decoded?: Converted<ir.Request>
+  head: RequestHead
   resolved: ResolvedModel
   onWarning: (warning: ir.Warning) => void
   options: GatewayOptions
@@ -86,19 +93,22 @@ export async function forward(exchange: Exchange, input: ForwardInput): Promise<
   const { options, resolved } = input
   const to = resolved.upstream.format as FormatId
   const sameFormat = to === format.id
+  const decoded = input.decoded
+  if (!sameFormat && !decoded) throw new Error('forward: a translated request needs its decoded body')
   // A chat-completions client may have dropped the reasoning carrier: put back what the gateway kept (policy 3).
   const reasoning = !sameFormat && format.id === 'chat-completions' ? input.reasoning : undefined
-  reasoning?.store.restore(reasoning.scope, input.decoded.value.messages)
+  if (reasoning && decoded) reasoning.store.restore(reasoning.scope, decoded.value.messages)
   const buildInput: UpstreamRequestInput = {
     from: format.id,
     to,
     body: input.body,
-    decoded: input.decoded,
+    stream: input.head.stream,
     route,
     upstream: upstreamConfig(resolved.upstream),
     model: resolved.model,
     fetchMedia: input.fetchMedia,
   }
+  if (decoded) buildInput.decoded = decoded
   if (options.defaultMaxTokens !== undefined) buildInput.defaultMaxTokens = options.defaultMaxTokens
   if (sameFormat && input.text !== undefined) buildInput.text = input.text
   const { kind, stream: upstreamStream } = upstreamKind(buildInput)
@@ -110,10 +120,10 @@ export async function forward(exchange: Exchange, input: ForwardInput): Promise<
     upstreamStream &&
     format.id === 'chat-completions' &&
     options.onResponse !== undefined &&
-    input.decoded.value.streamIncludeUsage !== true
+    !input.head.streamIncludeUsage
   if (askUsage) built.body = withIncludeUsage(built.body, input.body)
-  if (!sameFormat)
-    reportWarnings([...input.decoded.warnings, ...built.warnings], {
+  if (!sameFormat && decoded)
+    reportWarnings([...decoded.warnings, ...built.warnings], {
       strict: options.strict,
       onWarning: input.onWarning,
       to,
@@ -203,8 +213,8 @@ export async function forward(exchange: Exchange, input: ForwardInput): Promise<
       const respond: RespondOptions = {
         stream,
         streamJsonArray: route.streamJsonArray === true,
-        includeUsage: input.decoded.value.streamIncludeUsage === true,
-        request: input.decoded.value,
+        includeUsage: input.head.streamIncludeUsage,
+        request: (decoded as Converted<ir.Request>).value,
         onWarning: input.onWarning,
         onUsage: (usage) => {
           exchange.usage = usage

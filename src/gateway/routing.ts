@@ -64,6 +64,20 @@ export function resolveModel(
   return undefined
 }
 
+/**
+ * The format of the upstream `model` resolves to when that is known without calling `resolveModel` (a `models` entry,
+ * or the only upstream), else undefined. Pure: it may be asked before the request is validated.
+ */
+export function staticUpstreamFormat(options: GatewayOptions, model: unknown): string | undefined {
+  if (typeof model !== 'string') return undefined
+  const upstreams = options.upstreams ?? {}
+  const route = options.models && Object.hasOwn(options.models, model) ? options.models[model] : undefined
+  if (route) return Object.hasOwn(upstreams, route.upstream) ? upstreams[route.upstream]?.format : undefined
+  if (options.models || options.resolveModel) return undefined
+  const names = Object.keys(upstreams)
+  return names.length === 1 ? upstreams[names[0] as string]?.format : undefined
+}
+
 /** The format-level upstream configuration (baseURL, key, headers, version). */
 export function upstreamConfig(upstream: UpstreamOptions): UpstreamConfig {
   const config: UpstreamConfig = { baseURL: upstream.baseURL ?? '' }

@@ -4,7 +4,7 @@
  */
 import { reportWarnings } from '../convert.js'
 import { InterlinguaError, invalidRequest } from '../errors.js'
-import type { Converted, FormatId, RouteMatch, UpstreamConfig } from '../formats/format.js'
+import type { Converted, Format, FormatId, RouteMatch, UpstreamConfig } from '../formats/format.js'
 import { getFormat } from '../formats/index.js'
 import type { MediaFetcher } from '../gateway/media.js'
 import { inlineMedia } from '../gateway/media.js'
@@ -52,7 +52,10 @@ export interface UpstreamRequestInput {
   body: unknown
   /** The body's JSON text as received, when `body` was parsed from it unchanged: passthrough forwards it. */
   text?: string
-  decoded: Converted<ir.Request>
+  /** The decoded body: required unless `from === to` (a passthrough forwards the body, never the IR). */
+  decoded?: Converted<ir.Request>
+  /** The request asks for a stream (`decoded.value.stream === true`). */
+  stream: boolean
   route: RouteMatch
   upstream: UpstreamConfig
   model: string
@@ -61,12 +64,45 @@ export interface UpstreamRequestInput {
 }
 
 /** Whether the upstream request is a stream, and which endpoint kind it goes to. */
-export function upstreamKind(input: Pick<UpstreamRequestInput, 'route' | 'decoded'>): {
+export function upstreamKind(input: Pick<UpstreamRequestInput, 'route' | 'stream'>): {
   kind: 'generate' | 'count-tokens'
   stream: boolean
 } {
   const kind = input.route.kind === 'count-tokens' ? 'count-tokens' : 'generate'
-  return { kind, stream: kind === 'generate' && input.decoded.value.stream === true }
+  return { kind, stream: kind === 'generate' && input.stream }
+}
+
+/** What the gateway reads of a request before it knows the upstream: the values `decodeRequest` gives these fields. */
+export interface RequestHead {
+  model: string
+  stream: boolean
+  streamIncludeUsage: boolean
+}
+
+/** The head of a decoded request. */
+export function headOf(request: ir.Request): RequestHead {
+  return {
+    model: request.model,
+    stream: request.stream === true,
+    streamIncludeUsage: request.streamIncludeUsage === true,
+  }
+}
+
+/**
+ * Validates a request body (the errors `decodeRequest` throws) and reads its head from the wire, without decoding it,
+ * for the formats whose `validateRequest` is cheaper than decoding and whose head is plain body fields
+ * (chat-completions, messages). Undefined for the others: decode them.
+ */
+export function validatedHead(format: Format, body: unknown, route: Partial<RouteMatch>): RequestHead | undefined {
+  if ((format.id !== 'chat-completions' && format.id !== 'messages') || !format.validateRequest) return undefined
+  format.validateRequest(body, route)
+  const wire = body as { model: string; stream?: unknown; stream_options?: { include_usage?: unknown } | null }
+  return {
+    model: wire.model,
+    stream: wire.stream === true,
+    // messages has no stream_options: its decoded requests never set streamIncludeUsage.
+    streamIncludeUsage: format.id === 'chat-completions' && wire.stream_options?.include_usage === true,
+  }
 }
 
 /** Builds the body text for the upstream. Returns the encoder's warnings (not yet reported). */
@@ -83,6 +119,7 @@ export async function buildUpstreamBody(
         : input.body
     return { body: JSON.stringify(body), warnings: [] }
   }
+  if (!input.decoded) throw new Error('buildUpstreamBody: a translated request needs its decoded body')
   const request = input.decoded.value
   request.model = input.model
   // A chat-completions upstream reports stream usage only when asked; the client's format needs it.
@@ -127,6 +164,7 @@ export async function translateRequest(request: Request, options: TranslateReque
     to: options.to,
     body,
     decoded,
+    stream: decoded.value.stream === true,
     route,
     upstream: options.upstream,
     model,

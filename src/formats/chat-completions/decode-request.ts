@@ -200,6 +200,11 @@ function functionTool(def: WireFunctionDef): ir.FunctionTool {
   return tool
 }
 
+/** Validates a request body exactly as `decodeRequest` does (same errors): the schema is every check it makes. */
+export function validateRequest(body: unknown, _route?: Partial<RouteMatch>): void {
+  parseWire(requestSchema, body, FORMAT)
+}
+
 export function decodeRequest(body: unknown, _route?: Partial<RouteMatch>): Converted<ir.Request> {
   const wire = parseWire(requestSchema, body, FORMAT)
   const warnings: ir.Warning[] = []

@@ -49,21 +49,35 @@ function required(value: unknown, path: string): void {
     invalidRequest(path, 'required field is missing (expected string)', 'messages')
 }
 
-/** Wire source → IR media source. Document `content` sources keep the raw source in provider data. */
-function decodeSource(source: WireSource, path: string, data: { rawSource?: unknown }): ir.MediaSource {
+/** The checks `decodeImage` / `decodeDocument` make on a block's source (`path` names the source). */
+export function checkSource(source: WireSource, path: string): void {
   switch (source.type) {
     case 'base64':
       required(source.media_type, `${path}.media_type`)
       required(source.data, `${path}.data`)
-      return { type: 'base64', mediaType: source.media_type as string, data: source.data as string }
+      return
     case 'url':
       required(source.url, `${path}.url`)
-      return { type: 'url', url: source.url as string }
+      return
     case 'file':
       required(source.file_id, `${path}.file_id`)
-      return { type: 'file', fileId: source.file_id as string }
+      return
     case 'text':
       required(source.data, `${path}.data`)
+  }
+}
+
+/** Wire source → IR media source. Document `content` sources keep the raw source in provider data. */
+function decodeSource(source: WireSource, path: string, data: { rawSource?: unknown }): ir.MediaSource {
+  checkSource(source, path)
+  switch (source.type) {
+    case 'base64':
+      return { type: 'base64', mediaType: source.media_type as string, data: source.data as string }
+    case 'url':
+      return { type: 'url', url: source.url as string }
+    case 'file':
+      return { type: 'file', fileId: source.file_id as string }
+    case 'text':
       return { type: 'text', text: source.data as string, mediaType: source.media_type ?? 'text/plain' }
     default: {
       // `content` sources (and future ones): the text stands in for other formats; the raw source comes back here.

@@ -14,6 +14,7 @@ import { restoreEnvelopes } from '../../shared/reasoning-envelope.js'
 import { parseWire } from '../../shared/validate.js'
 import type { Converted, RouteMatch } from '../format.js'
 import {
+  checkSource,
   decodeDocument,
   decodeImage,
   decodeRedacted,
@@ -23,7 +24,7 @@ import {
   extrasOf,
   type Json,
 } from './blocks.js'
-import { requestSchema, type WireBlock, type WireContent, type WireRequest } from './schema.js'
+import { requestSchema, type WireBlock, type WireContent, type WireRequest, type WireSource } from './schema.js'
 
 const known = new Set([
   'model',
@@ -182,9 +183,12 @@ function decodeTools(wire: NonNullable<WireRequest['tools']>, request: ir.Reques
       server.push(tool)
       return
     }
-    if (tool.input_schema === undefined)
-      invalidRequest(`tools[${i}].input_schema`, 'required field is missing (expected object)', 'messages')
-    const out: ir.FunctionTool = { type: 'function', name: tool.name, parameters: tool.input_schema }
+    checkTool(tool, i)
+    const out: ir.FunctionTool = {
+      type: 'function',
+      name: tool.name,
+      parameters: tool.input_schema as NonNullable<typeof tool.input_schema>,
+    }
     if (tool.description !== undefined) out.description = tool.description
     if (tool.strict !== undefined) out.strict = tool.strict
     const extras = extrasOf(tool, toolKeys)
@@ -229,12 +233,60 @@ function decodeThinkingConfig(body: WireRequest, request: ir.Request): void {
   request.reasoning = reasoning
 }
 
-/** Decodes a messages request body. `route.kind === 'count-tokens'` makes `max_tokens` optional. */
-export function decodeRequest(body: unknown, route?: Partial<RouteMatch>): Converted<ir.Request> {
+/** The schema and `max_tokens` (required unless counting tokens): what `decodeRequest` checks before decoding. */
+function validWire(body: unknown, route: Partial<RouteMatch> | undefined): WireRequest {
   const wire = parseWire(requestSchema, body, 'messages')
   if (wire.max_tokens === undefined && route?.kind !== 'count-tokens') {
     invalidRequest('max_tokens', 'required field is missing (expected number)', 'messages')
   }
+  return wire
+}
+
+/** `tools[i].input_schema` of a function tool: checked by `decodeTools` (server tools have none). */
+function checkTool(tool: NonNullable<WireRequest['tools']>[number], i: number): void {
+  if ((tool.type === undefined || tool.type === 'custom') && tool.input_schema === undefined)
+    invalidRequest(`tools[${i}].input_schema`, 'required field is missing (expected object)', 'messages')
+}
+
+function checkToolChoice(choice: WireRequest['tool_choice']): void {
+  if (choice?.type === 'tool' && choice.name === undefined)
+    invalidRequest('tool_choice.name', 'required field is missing (expected string)', 'messages')
+}
+
+/** The media sources of a user turn's blocks (and of its tool results' blocks), in the order `decodeUser` reads them. */
+function checkUserSources(content: WireContent, i: number): void {
+  if (typeof content === 'string') return
+  for (let j = 0; j < content.length; j++) {
+    const block = content[j] as WireBlock
+    if (block.type === 'image' || block.type === 'document') {
+      checkSource(block.source as WireSource, `${contentPath(i)}[${j}].source`)
+    } else if (block.type === 'tool_result' && Array.isArray(block.content)) {
+      const inner = block.content as WireBlock[]
+      for (let k = 0; k < inner.length; k++) {
+        const part = inner[k] as WireBlock
+        if (part.type === 'image' || part.type === 'document')
+          checkSource(part.source as WireSource, `${contentPath(i)}[${j}].content[${k}].source`)
+      }
+    }
+  }
+}
+
+/**
+ * Validates a request body exactly as `decodeRequest` does (the same errors, in the same order) without decoding it:
+ * the schema, `max_tokens`, the media sources of user turns, function tools' `input_schema`, `tool_choice.name`.
+ */
+export function validateRequest(body: unknown, route?: Partial<RouteMatch>): void {
+  const wire = validWire(body, route)
+  wire.messages.forEach((message, i) => {
+    if (message.role === 'user') checkUserSources(message.content, i)
+  })
+  wire.tools?.forEach(checkTool)
+  checkToolChoice(wire.tool_choice)
+}
+
+/** Decodes a messages request body. `route.kind === 'count-tokens'` makes `max_tokens` optional. */
+export function decodeRequest(body: unknown, route?: Partial<RouteMatch>): Converted<ir.Request> {
+  const wire = validWire(body, route)
   const ctx: Context = { warnings: [], toolNames: new Map() }
   const messages: ir.Message[] = []
   if (wire.system !== undefined) {
@@ -260,10 +312,9 @@ export function decodeRequest(body: unknown, route?: Partial<RouteMatch>): Conve
   if (wire.tools !== undefined) decodeTools(wire.tools, request)
   const choice = wire.tool_choice
   if (choice) {
+    checkToolChoice(choice)
     if (choice.type === 'tool') {
-      if (choice.name === undefined)
-        invalidRequest('tool_choice.name', 'required field is missing (expected string)', 'messages')
-      request.toolChoice = { type: 'tool', name: choice.name }
+      request.toolChoice = { type: 'tool', name: choice.name as string }
     } else request.toolChoice = { type: choice.type === 'any' ? 'required' : choice.type }
     if (choice.disable_parallel_tool_use !== undefined) request.parallelToolCalls = !choice.disable_parallel_tool_use
   }

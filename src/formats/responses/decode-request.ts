@@ -159,6 +159,14 @@ function decodeToolChoice(
   }
 }
 
+/**
+ * Validates a request body exactly as `decodeRequest` does (same errors). Input items and tools are checked as they
+ * are decoded (decode-items.ts, content.ts), so this decodes and drops the result: no cheaper than `decodeRequest`.
+ */
+export function validateRequest(body: unknown, route?: Partial<RouteMatch>): void {
+  decodeRequest(body, route)
+}
+
 export function decodeRequest(body: unknown, _route?: Partial<RouteMatch>): Converted<ir.Request> {
   const wire = parseWire(requestSchema, body, FORMAT)
   const warnings: ir.Warning[] = []

@@ -1,5 +1,5 @@
 import type { Format } from '../format.js'
-import { decodeRequest } from './decode-request.js'
+import { decodeRequest, validateRequest } from './decode-request.js'
 import { decodeResponse } from './decode-response.js'
 import { createDecodeStream, decodeStreamStep } from './decode-stream.js'
 import { encodeRequest } from './encode-request.js'
@@ -16,6 +16,7 @@ export const responses: Format = {
   matchRoute,
   upstreamTarget,
   decodeRequest,
+  validateRequest,
   encodeRequest,
   decodeResponse,
   encodeResponse,
