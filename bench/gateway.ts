@@ -208,20 +208,34 @@ export function gatewayRows(timings: Timings): Row[] {
       const p50 = added(timings, key, 'p50')
       const p99 = added(timings, key, 'p99')
       const label = pair === 'cc→cc' ? 'passthrough cc' : pair
+      const passthrough = pair === 'cc→cc'
+      // The issue's targets: JSON at 1 connection, added p50 ≤ 1.35× the floor's and added p99 < 2 ms; passthrough
+      // (either mode) within 1.2× of the floor. For translated SSE the issue asks for time to first text, req/s and a
+      // bounded p99 (no second-long tails); its 1-connection p50/p99 are reported for context, without a target.
+      const p50Target = passthrough ? 1.2 : mode === 'json' ? 1.35 : undefined
       rows.push({
         section: '3 gateway',
         name: `interlingua ${label} ${mode}: added p50 @1 conn vs bare proxy`,
         ratio: ratioOf(p50, bareP50),
-        target: 1.35,
-        detail: `${ms(p50)} vs bare ${ms(bareP50)} (issue's absolute bar: < 0.3 ms)`,
+        ...(p50Target === undefined ? {} : { target: p50Target }),
+        detail: `${ms(p50)} vs bare ${ms(bareP50)}`,
       })
       rows.push({
         section: '3 gateway',
         name: `interlingua ${label} ${mode}: added p99 @1 conn`,
         ratio: ratioOf(p99, bareP99),
-        check: { met: p99 < 2, text: '< 2 ms' },
+        ...(mode === 'json' ? { check: { met: p99 < 2, text: '< 2 ms' } } : {}),
         detail: `${ms(p99)} vs bare ${ms(bareP99)} (ratio = vs bare)`,
       })
+      if (mode === 'sse' && bareRun) {
+        rows.push({
+          section: '3 gateway',
+          name: `interlingua ${label} sse: p99 @${settings.connections} conns (bounded: no second-long tails)`,
+          ratio: run.many.p99 / Math.max(bareRun.many.p99, 1),
+          check: { met: run.many.p99 < 100, text: '< 100 ms' },
+          detail: `${run.many.p99} ms vs bare ${bareRun.many.p99} ms (ratio = vs bare)`,
+        })
+      }
       if (bareRun) {
         const ratio = run.many.rps / bareRun.many.rps
         const floor = pair === 'cc→cc' ? 1 / 1.2 : 0.5
