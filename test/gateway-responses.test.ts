@@ -120,6 +120,96 @@ describe('errors', () => {
   })
 })
 
+describe('a Responses upstream (passthrough) that breaks mid-stream', () => {
+  const shell = {
+    id: 'resp_up1',
+    object: 'response',
+    created_at: 1763856000,
+    status: 'in_progress',
+    model: 'm',
+    output: [],
+  }
+  const message = {
+    id: 'msg_up1',
+    type: 'message',
+    role: 'assistant',
+    status: 'completed',
+    content: [{ type: 'output_text', text: 'First item', annotations: [] }],
+  }
+  const frames = [
+    { type: 'response.created', sequence_number: 0, response: shell },
+    { type: 'response.in_progress', sequence_number: 1, response: shell },
+    {
+      type: 'response.output_item.added',
+      sequence_number: 2,
+      output_index: 0,
+      item: { ...message, status: 'in_progress', content: [] },
+    },
+    {
+      type: 'response.output_text.delta',
+      sequence_number: 3,
+      item_id: 'msg_up1',
+      output_index: 0,
+      content_index: 0,
+      delta: 'First item',
+    },
+    { type: 'response.output_item.done', sequence_number: 4, output_index: 0, item: message },
+    {
+      type: 'response.output_item.added',
+      sequence_number: 5,
+      output_index: 1,
+      item: { id: 'msg_up2', type: 'message', role: 'assistant', status: 'in_progress', content: [] },
+    },
+    {
+      type: 'response.output_text.delta',
+      sequence_number: 6,
+      item_id: 'msg_up2',
+      output_index: 1,
+      content_index: 0,
+      delta: 'cut',
+    },
+  ]
+  const sse = (crlf: boolean) =>
+    frames
+      .map((f) => `event: ${f.type}\ndata: ${JSON.stringify(f)}\n\n`)
+      .join('')
+      .replace(/\n/g, crlf ? '\r\n' : '\n')
+
+  it.each([
+    ['LF', false],
+    ['CRLF', true],
+  ])(
+    '(%s) the bytes as sent, then error and response.failed continuing the sequence, listing the completed items',
+    async (_, crlf) => {
+      const { gateway } = stack({}, failingUpstream(sse(crlf)))
+      const { body } = wireRequest('responses', 'via-responses', { stream: true })
+      const response = await gateway.fetch(post('responses', path, body))
+      expect(response.status).toBe(200)
+      const text = await response.text()
+      expect(text.startsWith(sse(crlf))).toBe(true)
+      // The error frames use LF after the upstream's CRLF events (SSE allows mixing); the test's parser reads LF only.
+      const events = parseSse(text.replace(/\r\n/g, '\n'))
+      const types = events.map((e) => (e.data === '[DONE]' ? '[DONE]' : e.data.type))
+      expect(types.slice(-3)).toEqual(['error', 'response.failed', '[DONE]'])
+      const sequence = events.filter((e) => e.data !== '[DONE]').map((e) => e.data.sequence_number)
+      expect(sequence).toEqual(sequence.map((_, i) => i))
+      const failed = (events.at(-2)?.data as Json).response
+      expect(failed).toMatchObject({ id: 'resp_up1', model: 'm', status: 'failed', error: { code: 'server_error' } })
+      expect(failed.output).toEqual([message])
+    },
+  )
+
+  it('broken before response.created: a whole failed response (created, in_progress, error, failed)', async () => {
+    const { gateway } = stack({}, failingUpstream(': keep-alive\n\n'))
+    const { body } = wireRequest('responses', 'via-responses', { stream: true })
+    const response = await gateway.fetch(post('responses', path, body))
+    const events = parseSse(await response.text())
+    const types = events.map((e) => (e.data === '[DONE]' ? '[DONE]' : e.data.type))
+    expect(types).toEqual(['response.created', 'response.in_progress', 'error', 'response.failed', '[DONE]'])
+    expect(events.filter((e) => e.data !== '[DONE]').map((e) => e.data.sequence_number)).toEqual([0, 1, 2, 3])
+  })
+})
+
 describe('token counting', () => {
   it('POST /v1/responses/input_tokens → an estimate in the Responses shape', async () => {
     const { gateway } = stack()

@@ -20,6 +20,12 @@ export interface SseFrame {
   comment?: string
 }
 
+/** Sees a forwarded (passthrough) stream's chunks — whole SSE events — and writes its in-stream error frames. */
+export interface ForwardedStreamWatcher {
+  chunk(chunk: string | Uint8Array): void
+  encodeError(error: ir.ErrorInfo): SseFrame[]
+}
+
 /** What the gateway serves on a route of this format. */
 export type RouteKind = 'generate' | 'count-tokens' | 'list-models' | 'get-model' | 'get-response'
 
@@ -133,6 +139,12 @@ export interface Format {
    * failed). Optional: without it the error body is written as one `data:` frame (`event: error` for messages).
    */
   encodeStreamError?(error: ir.ErrorInfo): SseFrame[]
+  /**
+   * For a stream whose error tail depends on what was forwarded (a Responses `response.failed` lists the items
+   * completed so far, with the next `sequence_number`): a watcher the gateway shows every forwarded chunk, and that
+   * writes the error frames instead of `encodeStreamError`. Optional.
+   */
+  watchForwardedStream?(): ForwardedStreamWatcher
 
   /** The token-count response body (`{input_tokens}` / `{totalTokens}`); undefined when the format has no such endpoint. */
   encodeTokenCount?(inputTokens: number): unknown

@@ -9,7 +9,7 @@ import { InterlinguaError } from '../errors.js'
 import type { Converted, FormatId } from '../formats/format.js'
 import { getFormat } from '../formats/index.js'
 import { upstreamStreamError } from '../http/event-source.js'
-import { inStreamErrorText, passthroughAnswer } from '../http/passthrough.js'
+import { inStreamErrorText, passthroughAnswer, withTail } from '../http/passthrough.js'
 import { errorResult, type RespondOptions, translateAnswer } from '../http/respond.js'
 import {
   buildUpstreamBody,
@@ -190,16 +190,19 @@ export async function forward(exchange: Exchange, input: ForwardInput): Promise<
       const onUsage = (usage: ir.Usage) => {
         exchange.usage = usage
       }
+      const tail = stream ? format.watchForwardedStream?.() : undefined
       const failed = () => {
         exchange.error = watched?.timedOut ? 'timeout' : 'upstream'
-        return inStreamErrorText(format, watched?.timedOut ? idleFailure(resolved.name, options) : streamFailure)
+        return inStreamErrorText(format, watched?.timedOut ? idleFailure(resolved.name, options) : streamFailure, tail)
       }
-      const watcher =
+      const watcher = withTail(
         usageField && stream
           ? askUsage
             ? usageChunkCutter(usageField, onUsage)
             : usageWatcher(usageField, onUsage)
-          : undefined
+          : undefined,
+        tail,
+      )
       result = await passthroughAnswer(answer, stream, relay, failed, format, watcher)
       const body = result.body
       if (usageField && !isChunkSource(body) && body !== null && result.status >= 200 && result.status <= 299) {

@@ -3,7 +3,7 @@
  * an optional synchronous watcher, JSON bodies whole, error bodies masked or made native — and the in-stream error
  * frame that may follow them.
  */
-import type { Format } from '../formats/format.js'
+import type { Format, ForwardedStreamWatcher } from '../formats/format.js'
 import type { ChunkSource, ExchangeResult } from '../gateway/exchange.js'
 import { readAnswerBytes, readAnswerText } from '../gateway/read-limited.js'
 import type { UpstreamAnswer } from '../gateway/upstream.js'
@@ -38,6 +38,24 @@ export interface ChunkWatcher {
    * forward. @defaultValue the bytes as they are
    */
   edit?(bytes: Uint8Array): Uint8Array | undefined
+}
+
+/** `watcher` that also shows every forwarded chunk to `tail` (after `watcher`'s edit). */
+export function withTail(
+  watcher: ChunkWatcher | undefined,
+  tail: ForwardedStreamWatcher | undefined,
+): ChunkWatcher | undefined {
+  if (!tail) return watcher
+  if (!watcher) return { chunk: (bytes) => tail.chunk(bytes), end() {} }
+  const both: ChunkWatcher = {
+    chunk(bytes) {
+      tail.chunk(bytes)
+      watcher.chunk(bytes)
+    },
+    end: () => watcher.end(),
+  }
+  if (watcher.edit) both.edit = (bytes) => watcher.edit?.(bytes)
+  return both
 }
 
 /**
@@ -142,10 +160,13 @@ export async function passthroughAnswer(
   return { status: answer.status, headers, body: maskSecrets(text, options.secrets) }
 }
 
-/** The in-stream error frame bytes of a format (used after passthrough bytes, where no encoder runs). */
-export function inStreamErrorText(format: Format, error: ir.ErrorInfo): string {
-  if (format.encodeStreamError) {
-    const frames = format.encodeStreamError(error)
+/**
+ * The in-stream error frame bytes of a format (used after passthrough bytes, where no encoder runs); `tail`: the
+ * format's watcher of the forwarded chunks, when it has one.
+ */
+export function inStreamErrorText(format: Format, error: ir.ErrorInfo, tail?: ForwardedStreamWatcher): string {
+  const frames = tail ? tail.encodeError(error) : format.encodeStreamError?.(error)
+  if (frames) {
     return frames
       .map((frame) => `${frame.event ? `event: ${frame.event}\n` : ''}data: ${frame.data ?? ''}\n\n`)
       .join('')

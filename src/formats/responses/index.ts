@@ -6,6 +6,7 @@ import { encodeRequest } from './encode-request.js'
 import { encodeResponse } from './encode-response.js'
 import { createEncodeStream, encodeStreamStep } from './encode-stream.js'
 import { decodeError, encodeError, encodeStreamError } from './errors.js'
+import { watchForwardedStream } from './forward-tail.js'
 import { encodeModelList } from './models.js'
 import { encodeTokenCount, matchRoute, upstreamTarget } from './routes.js'
 import { decodeUsage } from './usage.js'
@@ -27,6 +28,7 @@ export const responses: Format = {
   decodeError,
   encodeError,
   encodeStreamError,
+  watchForwardedStream,
   encodeTokenCount,
   encodeModelList,
   usageField: { key: 'usage', decode: decodeUsage },
