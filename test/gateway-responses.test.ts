@@ -193,7 +193,7 @@ describe('a Responses upstream (passthrough) that breaks mid-stream', () => {
       expect(types.slice(-3)).toEqual(['error', 'response.failed', '[DONE]'])
       const sequence = events.filter((e) => e.data !== '[DONE]').map((e) => e.data.sequence_number)
       expect(sequence).toEqual(sequence.map((_, i) => i))
-      const failed = (events.at(-2)?.data as Json).response
+      const failed = (events.at(-2) as { data: Json }).data.response
       expect(failed).toMatchObject({ id: 'resp_up1', model: 'm', status: 'failed', error: { code: 'server_error' } })
       expect(failed.output).toEqual([message])
     },
