@@ -87,22 +87,14 @@ export interface ModelInfo {
 }
 
 /**
- * The contract every wire format implements (DESIGN §2). A format is one folder under
- * `src/formats/<id>/` whose `index.ts` exports a `const x: Format`; if it compiles, the folder
- * implements the contract. Directions: `decode*` is wire → IR, `encode*` is IR → wire.
+ * The contract every wire format implements (DESIGN §2): its codec. A format is one folder under
+ * `src/formats/<id>/` whose `index.ts` exports a `const x: Format` (what `interlingua` exports) and whose `gateway.ts`
+ * exports a `FormatGateway` (what only `interlingua/gateway` needs: routes, upstream target, model listing…, kept out
+ * of the main entry's bundle); if it compiles, the folder implements the contract. Directions: `decode*` is wire → IR,
+ * `encode*` is IR → wire.
  */
 export interface Format {
   readonly id: ir.FormatId
-
-  /** Inbound routing: `undefined` means "not mine". Pure. */
-  matchRoute(request: RouteRequest): RouteMatch | undefined
-  /** Outbound: URL and headers (auth, version, content type) for sending a request of this format upstream. */
-  upstreamTarget(
-    model: string,
-    kind: 'generate' | 'count-tokens',
-    stream: boolean,
-    upstream: UpstreamConfig,
-  ): { url: string; headers: Headers }
 
   /** Validates and decodes a request body. Throws `InterlinguaError('invalid-request')` naming the JSON path. */
   decodeRequest(body: unknown, route?: Partial<RouteMatch>): Converted<ir.Request>
@@ -133,6 +125,22 @@ export interface Format {
   decodeError(status: number, body: unknown): ir.ErrorInfo
   /** IR → the status and body this format's official SDK understands. */
   encodeError(error: ir.ErrorInfo): { status: number; body: unknown }
+}
+
+/**
+ * The gateway's part of a format (`src/formats/<id>/gateway.ts`): what serving it over HTTP takes beyond the codec.
+ * Only `interlingua/gateway` imports it, so code that only converts does not ship it.
+ */
+export interface FormatGateway {
+  /** Inbound routing: `undefined` means "not mine". Pure. */
+  matchRoute(request: RouteRequest): RouteMatch | undefined
+  /** Outbound: URL and headers (auth, version, content type) for sending a request of this format upstream. */
+  upstreamTarget(
+    model: string,
+    kind: 'generate' | 'count-tokens',
+    stream: boolean,
+    upstream: UpstreamConfig,
+  ): { url: string; headers: Headers }
 
   /**
    * The in-stream error frames written after bytes this encoder did not produce (a passthrough stream whose upstream
@@ -160,7 +168,10 @@ export interface Format {
   readonly usageField?: UsageField
 }
 
-/** See `Format.usageField`. */
+/** A format as the gateway serves it: its codec and its gateway part. */
+export interface GatewayFormat extends Format, FormatGateway {}
+
+/** See `FormatGateway.usageField`. */
 export interface UsageField {
   key: string
   decode(usage: Record<string, unknown>): ir.Usage | undefined

@@ -9,8 +9,8 @@
  * export const POST = gateway.fetch
  */
 import { reportWarnings } from '../convert.js'
-import type { Converted, Format, RouteMatch } from '../formats/format.js'
-import { formats, getFormat } from '../formats/index.js'
+import type { Converted, GatewayFormat, RouteMatch } from '../formats/format.js'
+import { gatewayFormats, getGatewayFormat } from '../formats/gateway.js'
 import { listPuller } from '../http/event-source.js'
 import {
   errorResult,
@@ -70,7 +70,7 @@ export interface Gateway {
 /** Everything one request carries through the handler. */
 export interface Exchange {
   request: ExchangeRequest
-  format: Format
+  format: GatewayFormat
   route: RouteMatch
   event: GatewayRequestEvent
   /** The answer's headers (lower-case names). */
@@ -129,7 +129,7 @@ function withRequestId(result: ExchangeResult, requestId: string): ExchangeResul
 }
 
 /** The single entry of a one-model listing (`get-model`), in the format's listing shape. */
-function singleModel(format: Format, id: string): unknown {
+function singleModel(format: GatewayFormat, id: string): unknown {
   const list = format.encodeModelList([{ id, displayName: id, created: 0, ownedBy: 'interlingua' }]) as Record<
     string,
     unknown
@@ -335,11 +335,11 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
 
   async function handle(request: ExchangeRequest, runtime?: ExchangeRuntime): Promise<ExchangeResult> {
     const routeRequest = routeRequestOf(request, stripBase(request.path, options.basePath))
-    let format: Format | undefined
+    let format: GatewayFormat | undefined
     let route: RouteMatch | undefined
     const requestId = newId('req_')
     const headers: Record<string, string> = {}
-    for (const candidate of formats) {
+    for (const candidate of gatewayFormats) {
       try {
         route = candidate.matchRoute(routeRequest)
       } catch (error) {
@@ -355,7 +355,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
       // What the services answer for an unknown route: OpenAI `Invalid URL (POST /v1/x)` with `code: null`, Anthropic
       // `not_found_error`, Gemini `NOT_FOUND` — never `model_not_found`.
       const info = errorInfo('not-found', `Invalid URL (${request.method} ${request.path})`)
-      const client = getFormat(guessClientFormat(routeRequest.url, routeRequest.headers))
+      const client = getGatewayFormat(guessClientFormat(routeRequest.url, routeRequest.headers))
       return withRequestId(errorResult(client, info, headers), requestId)
     }
     const exchange: Exchange = {

@@ -7,7 +7,7 @@
 import { reportWarnings } from '../convert.js'
 import { InterlinguaError } from '../errors.js'
 import type { Converted, FormatId } from '../formats/format.js'
-import { getFormat } from '../formats/index.js'
+import { getGatewayFormat } from '../formats/gateway.js'
 import { upstreamStreamError } from '../http/event-source.js'
 import { inStreamErrorText, passthroughAnswer, withTail } from '../http/passthrough.js'
 import { errorResult, type RespondOptions, translateAnswer } from '../http/respond.js'
@@ -75,7 +75,7 @@ function targetOf(resolved: ResolvedModel, kind: 'generate' | 'count-tokens', st
   const key = `${kind}\u0000${stream ? 1 : 0}\u0000${resolved.model}`
   let target = cache.get(key)
   if (!target) {
-    const format = getFormat(resolved.upstream.format as FormatId)
+    const format = getGatewayFormat(resolved.upstream.format as FormatId)
     const built = format.upstreamTarget(resolved.model, kind, stream, upstreamConfig(resolved.upstream))
     const headers: Record<string, string> = {}
     built.headers.forEach((value, name) => {
@@ -229,7 +229,7 @@ export async function forward(exchange: Exchange, input: ForwardInput): Promise<
       }
       if (reasoning) respond.onAssistant = (parts) => reasoning.store.remember(reasoning.scope, parts)
       if (event.model !== undefined) respond.model = event.model
-      result = await translateAnswer(answer, getFormat(to), format, respond)
+      result = await translateAnswer(answer, getGatewayFormat(to), format, respond)
       Object.assign(result.headers, exchange.headers)
     }
   } catch (error) {

@@ -3,7 +3,7 @@
  * an optional synchronous watcher, JSON bodies whole, error bodies masked or made native — and the in-stream error
  * frame that may follow them.
  */
-import type { Format, ForwardedStreamWatcher } from '../formats/format.js'
+import type { ForwardedStreamWatcher, GatewayFormat } from '../formats/format.js'
 import type { ChunkSource, ExchangeResult } from '../gateway/exchange.js'
 import { readAnswerBytes, readAnswerText } from '../gateway/read-limited.js'
 import type { UpstreamAnswer } from '../gateway/upstream.js'
@@ -136,7 +136,7 @@ export async function passthroughAnswer(
   stream: boolean,
   options: Pick<RespondOptions, 'secrets' | 'relayHeaders' | 'maxResponseBytes' | 'upstreamAt'>,
   failure: () => string | Uint8Array | undefined,
-  format?: Format,
+  format?: GatewayFormat,
   watcher?: ChunkWatcher,
 ): Promise<ExchangeResult> {
   const headers = keptHeaders(answer, true, options.relayHeaders)
@@ -164,7 +164,7 @@ export async function passthroughAnswer(
  * The in-stream error frame bytes of a format (used after passthrough bytes, where no encoder runs); `tail`: the
  * format's watcher of the forwarded chunks, when it has one.
  */
-export function inStreamErrorText(format: Format, error: ir.ErrorInfo, tail?: ForwardedStreamWatcher): string {
+export function inStreamErrorText(format: GatewayFormat, error: ir.ErrorInfo, tail?: ForwardedStreamWatcher): string {
   const frames = tail ? tail.encodeError(error) : format.encodeStreamError?.(error)
   if (frames) {
     return frames

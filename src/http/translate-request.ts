@@ -5,7 +5,7 @@
 import { reportWarnings } from '../convert.js'
 import { InterlinguaError, invalidRequest } from '../errors.js'
 import type { Converted, Format, FormatId, RouteMatch, UpstreamConfig } from '../formats/format.js'
-import { getFormat } from '../formats/index.js'
+import { getGatewayFormat } from '../formats/gateway.js'
 import type { MediaFetcher } from '../gateway/media.js'
 import { inlineMedia } from '../gateway/media.js'
 import type * as ir from '../ir/index.js'
@@ -126,7 +126,7 @@ export async function buildUpstreamBody(
   if (input.to === 'chat-completions' && upstreamKind(input).stream) request.streamIncludeUsage = true
   if (input.to === 'content-generation' && input.fetchMedia) await inlineMedia(request, input.fetchMedia)
   const encodeOptions = input.defaultMaxTokens === undefined ? {} : { defaultMaxTokens: input.defaultMaxTokens }
-  const encoded = getFormat(input.to).encodeRequest(request, encodeOptions)
+  const encoded = getGatewayFormat(input.to).encodeRequest(request, encodeOptions)
   return { body: JSON.stringify(encoded.value), warnings: encoded.warnings }
 }
 
@@ -135,7 +135,7 @@ export async function buildUpstreamRequest(
   input: UpstreamRequestInput,
 ): Promise<{ url: string; headers: Headers; body: string; warnings: ir.Warning[] }> {
   const { kind, stream } = upstreamKind(input)
-  const { url, headers } = getFormat(input.to).upstreamTarget(input.model, kind, stream, input.upstream)
+  const { url, headers } = getGatewayFormat(input.to).upstreamTarget(input.model, kind, stream, input.upstream)
   return { url, headers, ...(await buildUpstreamBody(input)) }
 }
 
@@ -150,7 +150,7 @@ export async function buildUpstreamRequest(
  * @throws InterlinguaError `invalid-request` (invalid JSON, or a field, named by its JSON path) or, with `strict`, `unsupported-feature`.
  */
 export async function translateRequest(request: Request, options: TranslateRequestOptions): Promise<Request> {
-  const source = getFormat(options.from)
+  const source = getGatewayFormat(options.from)
   const route = options.route ??
     source.matchRoute({ method: request.method, url: new URL(request.url), headers: request.headers }) ?? {
       kind: 'generate',

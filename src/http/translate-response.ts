@@ -5,7 +5,7 @@
  * non-streaming client is accumulated. Same format: the bytes are passed through untouched.
  */
 import type { FormatId } from '../formats/format.js'
-import { getFormat } from '../formats/index.js'
+import { getGatewayFormat } from '../formats/gateway.js'
 import { responseOfResult } from '../gateway/exchange.js'
 import { answerOfResponse, cancel, createCancel } from '../gateway/upstream.js'
 import type * as ir from '../ir/index.js'
@@ -62,10 +62,14 @@ export async function translateResponse(response: Response, options: TranslateRe
   const answer = answerOfResponse(response, handle)
   if (options.from === options.to) {
     if (!response.ok)
-      return responseOfResult(await passthroughAnswer(answer, false, options, () => undefined, getFormat(options.to)))
+      return responseOfResult(
+        await passthroughAnswer(answer, false, options, () => undefined, getGatewayFormat(options.to)),
+      )
     const headers = keptHeaders(answer, true, options.relayHeaders)
     return new Response(response.body, { status: response.status, statusText: response.statusText, headers })
   }
   const respond: RespondOptions = { ...options }
-  return responseOfResult(await translateAnswer(answer, getFormat(options.from), getFormat(options.to), respond))
+  return responseOfResult(
+    await translateAnswer(answer, getGatewayFormat(options.from), getGatewayFormat(options.to), respond),
+  )
 }

@@ -6,15 +6,10 @@ import { encodeRequest } from './encode-request.js'
 import { encodeResponse } from './encode-response.js'
 import { createEncodeStream, encodeStreamStep } from './encode-stream.js'
 import { decodeError, encodeError } from './errors.js'
-import { encodeModelList } from './models.js'
-import { matchRoute, upstreamTarget } from './routes.js'
-import { decodeUsage } from './usage.js'
 
-/** The `chat-completions` wire format. */
+/** The `chat-completions` wire format: its codec (its gateway part is `./gateway.ts`). */
 export const chatCompletions: Format = {
   id: 'chat-completions',
-  matchRoute,
-  upstreamTarget,
   decodeRequest,
   validateRequest,
   encodeRequest,
@@ -26,6 +21,4 @@ export const chatCompletions: Format = {
   createEncodeStream,
   decodeError,
   encodeError,
-  encodeModelList,
-  usageField: { key: 'usage', decode: decodeUsage },
 }

@@ -6,15 +6,10 @@ import { encodeRequest } from './encode-request.js'
 import { encodeResponse } from './encode-response.js'
 import { createEncodeStream, encodeStreamStep } from './encode-stream.js'
 import { decodeError, encodeError } from './errors.js'
-import { encodeModelList, encodeTokenCount } from './models.js'
-import { matchRoute, upstreamTarget } from './routes.js'
-import { decodeUsage } from './usage.js'
 
-/** The `content-generation` wire format. */
+/** The `content-generation` wire format: its codec (its gateway part is `./gateway.ts`). */
 export const contentGeneration: Format = {
   id: 'content-generation',
-  matchRoute,
-  upstreamTarget,
   decodeRequest,
   validateRequest,
   encodeRequest,
@@ -26,7 +21,4 @@ export const contentGeneration: Format = {
   createEncodeStream,
   decodeError,
   encodeError,
-  encodeTokenCount,
-  encodeModelList,
-  usageField: { key: 'usageMetadata', decode: decodeUsage },
 }

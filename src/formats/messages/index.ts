@@ -6,15 +6,10 @@ import { encodeRequest } from './encode-request.js'
 import { encodeResponse } from './encode-response.js'
 import { createEncodeStream, encodeStreamStep } from './encode-stream.js'
 import { decodeError, encodeError } from './errors.js'
-import { encodeModelList, encodeTokenCount } from './models.js'
-import { matchRoute, upstreamTarget } from './routes.js'
-import { decodeUsage } from './usage.js'
 
-/** The `messages` wire format. */
+/** The `messages` wire format: its codec (its gateway part is `./gateway.ts`). */
 export const messages: Format = {
   id: 'messages',
-  matchRoute,
-  upstreamTarget,
   decodeRequest,
   validateRequest,
   encodeRequest,
@@ -26,7 +21,4 @@ export const messages: Format = {
   createEncodeStream,
   decodeError,
   encodeError,
-  encodeTokenCount,
-  encodeModelList,
-  usageField: { key: 'usage', decode: decodeUsage },
 }

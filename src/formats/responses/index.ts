@@ -5,17 +5,11 @@ import { createDecodeStream, decodeStreamStep } from './decode-stream.js'
 import { encodeRequest } from './encode-request.js'
 import { encodeResponse } from './encode-response.js'
 import { createEncodeStream, encodeStreamStep } from './encode-stream.js'
-import { decodeError, encodeError, encodeStreamError } from './errors.js'
-import { watchForwardedStream } from './forward-tail.js'
-import { encodeModelList } from './models.js'
-import { encodeTokenCount, matchRoute, upstreamTarget } from './routes.js'
-import { decodeUsage } from './usage.js'
+import { decodeError, encodeError } from './errors.js'
 
-/** The OpenAI Responses API (`POST /v1/responses`) wire format. */
+/** The OpenAI Responses API (`POST /v1/responses`) wire format: its codec (its gateway part is `./gateway.ts`). */
 export const responses: Format = {
   id: 'responses',
-  matchRoute,
-  upstreamTarget,
   decodeRequest,
   validateRequest,
   encodeRequest,
@@ -27,9 +21,4 @@ export const responses: Format = {
   createEncodeStream,
   decodeError,
   encodeError,
-  encodeStreamError,
-  watchForwardedStream,
-  encodeTokenCount,
-  encodeModelList,
-  usageField: { key: 'usage', decode: decodeUsage },
 }

@@ -1,0 +1,13 @@
+import type { FormatGateway } from '../format.js'
+import { encodeModelList, encodeTokenCount } from './models.js'
+import { matchRoute, upstreamTarget } from './routes.js'
+import { decodeUsage } from './usage.js'
+
+/** The gateway's part of the `content-generation` format (only `interlingua/gateway` imports it; the codec is `./index.ts`). */
+export const contentGenerationGateway: FormatGateway = {
+  matchRoute,
+  upstreamTarget,
+  encodeTokenCount,
+  encodeModelList,
+  usageField: { key: 'usageMetadata', decode: decodeUsage },
+}
