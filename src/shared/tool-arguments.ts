@@ -1,4 +1,5 @@
 import type * as ir from '../ir/index.js'
+import { jsonText } from './json-text.js'
 
 /**
  * Tool-call arguments travel as JSON text in the IR. These convert to and from the object form that
@@ -26,7 +27,7 @@ export function parseArguments(text: string): Record<string, unknown> | undefine
 /** Serialises an arguments object; `"{}"` for none. */
 export function stringifyArguments(value: unknown): string {
   if (value === undefined || value === null) return '{}'
-  return JSON.stringify(value)
+  return jsonText(value)
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>

@@ -5,6 +5,7 @@
  */
 import { invalidRequest } from '../../errors.js'
 import type * as ir from '../../ir/index.js'
+import { jsonText } from '../../shared/json-text.js'
 import { restoreEnvelopes } from '../../shared/reasoning-envelope.js'
 import { toolCallFromObject } from '../../shared/tool-arguments.js'
 import { generateToolCallIdAt } from '../../shared/tool-ids.js'
@@ -82,11 +83,11 @@ function oneKey(value: Record<string, unknown>): boolean {
 function responseText(value: Record<string, unknown>): string {
   if ('error' in value && value.error !== undefined) {
     const error = value.error
-    return typeof error === 'string' ? error : JSON.stringify(error)
+    return typeof error === 'string' ? error : jsonText(error)
   }
   if (oneKey(value) && 'output' in value)
-    return typeof value.output === 'string' ? value.output : JSON.stringify(value.output)
-  return JSON.stringify(value)
+    return typeof value.output === 'string' ? value.output : jsonText(value.output)
+  return jsonText(value)
 }
 
 function decodeContents(body: WireRequest, warnings: Warnings): ir.Message[] {
