@@ -62,6 +62,15 @@ describe('stateless by default', () => {
     convertRequest({ ...base, store: true }, { from: 'responses', to: 'messages', onWarning: (w) => warnings.push(w) })
     expect(warnings.map((w) => w.path)).toEqual(['store'])
   })
+
+  it('a top-level key named like an Object.prototype member is kept as an extension, not taken for a state key', () => {
+    const body = { model: 'm', input: 'hi', toString: 'x', constructor: 1, hasOwnProperty: true }
+    const decoded = responses.decodeRequest(body, {})
+    expect(decoded.value.extensions?.responses).toEqual({ toString: 'x', constructor: 1, hasOwnProperty: true })
+    const warnings: ir.Warning[] = []
+    convertRequest(body, { from: 'responses', to: 'messages', onWarning: (w) => warnings.push(w) })
+    expect(warnings.map((w) => w.path)).toEqual(['toString', 'constructor', 'hasOwnProperty'])
+  })
 })
 
 describe('tools', () => {

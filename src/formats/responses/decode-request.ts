@@ -240,7 +240,8 @@ export function decodeRequest(body: unknown, _route?: Partial<RouteMatch>): Conv
   const extensions: Wire = {}
   for (const key of Object.keys(wire)) {
     const value = (wire as Wire)[key]
-    if (knownKeys.has(key) || quietKeys.has(key) || key in stateKeys || key === 'previous_response_id') continue
+    if (knownKeys.has(key) || quietKeys.has(key) || Object.hasOwn(stateKeys, key) || key === 'previous_response_id')
+      continue
     if (key === 'store' && value !== true) continue
     if (key === 'safety_identifier' && wire.user === undefined) continue
     extensions[key] = value
