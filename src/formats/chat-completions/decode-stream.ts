@@ -2,7 +2,7 @@ import { errorCodeForStatus } from '../../ir/error.js'
 import type * as ir from '../../ir/index.js'
 import { generateToolCallId } from '../../shared/tool-ids.js'
 import { plainCount, plainString } from '../../stream/quick-json.js'
-import { emitterStep, type StreamStep, stepToTransformStream } from '../../stream/step.js'
+import { type StreamStep, stepToTransformStream } from '../../stream/step.js'
 import type { SseMessage } from '../format.js'
 import { toFinishReason } from './finish-reason.js'
 import { type ChatCompletionsUsage, decodeUsage } from './usage.js'
@@ -26,18 +26,14 @@ import { type ChatCompletionsUsage, decodeUsage } from './usage.js'
  *   nothing follows it. Input that ends with neither `[DONE]` nor a finish becomes an `error` too.
  */
 export function decodeStreamStep(): StreamStep<SseMessage, ir.StreamEvent> {
-  const decoder = new ChunkDecoder()
-  return emitterStep(
-    (input, emit) => decoder.message(input, emit),
-    (emit) => decoder.end(emit),
-  )
+  return new ChunkDecoder()
 }
 
 export function createDecodeStream(): TransformStream<SseMessage, ir.StreamEvent> {
   return stepToTransformStream(decodeStreamStep())
 }
 
-type Emit = (event: ir.StreamEvent) => void
+type Out = ir.StreamEvent[]
 type Kind = 'text' | 'reasoning' | 'refusal' | 'tool-call'
 
 interface Block {
@@ -65,7 +61,7 @@ const quickContent = new RegExp(
     `(?:,"usage":null)?(?:,"obfuscation":"${plainString}")?\\}$`,
 )
 
-class ChunkDecoder {
+class ChunkDecoder implements StreamStep<SseMessage, ir.StreamEvent> {
   private done = false
   private started = false
   private messageId = ''
@@ -79,31 +75,31 @@ class ChunkDecoder {
   private finish: ir.FinishEvent | undefined
   private lastUsage: ir.Usage | undefined
 
-  message(message: SseMessage, emit: Emit): void {
+  push(message: SseMessage, out: Out): void {
     if (this.done) return
     if (this.started && !this.finish) {
       const quick = quickContent.exec(message.data)
       if (quick !== null) {
         const text = quick[1] as string
-        if (text !== '') emit({ type: 'text-delta', index: this.textLike('text', emit).index, text })
+        if (text !== '') out.push({ type: 'text-delta', index: this.textLike('text', out).index, text })
         return
       }
     }
     const data = message.data.trim()
     if (data === '') return
     if (data === '[DONE]') {
-      this.endAll(emit)
+      this.endAll(out)
       return
     }
     let chunk: unknown
     try {
       chunk = JSON.parse(data)
     } catch {
-      this.fail(emit, { code: 'upstream', status: 502, message: 'chat-completions stream: a chunk is not valid JSON' })
+      this.fail(out, { code: 'upstream', status: 502, message: 'chat-completions stream: a chunk is not valid JSON' })
       return
     }
     if (!isRecord(chunk)) {
-      this.fail(emit, {
+      this.fail(out, {
         code: 'upstream',
         status: 502,
         message: 'chat-completions stream: a chunk is not a JSON object',
@@ -111,19 +107,19 @@ class ChunkDecoder {
       return
     }
     if (chunk.error) {
-      this.fail(emit, streamErrorInfo(chunk.error))
+      this.fail(out, streamErrorInfo(chunk.error))
       return
     }
-    this.chunk(chunk, emit)
+    this.chunk(chunk, out)
   }
 
-  end(emit: Emit): void {
+  end(out: Out): void {
     if (this.done) return
     if (this.finish) {
-      this.endAll(emit)
+      this.endAll(out)
       return
     }
-    this.fail(emit, {
+    this.fail(out, {
       code: 'upstream',
       status: 502,
       message: this.started
@@ -132,7 +128,7 @@ class ChunkDecoder {
     })
   }
 
-  private chunk(chunk: Record<string, unknown>, emit: Emit): void {
+  private chunk(chunk: Record<string, unknown>, out: Out): void {
     if (!this.started) {
       this.started = true
       this.messageId = typeof chunk.id === 'string' ? chunk.id : 'chatcmpl-stream'
@@ -142,16 +138,16 @@ class ChunkDecoder {
         model: typeof chunk.model === 'string' ? chunk.model : '',
       }
       if (typeof chunk.created === 'number') start.created = chunk.created
-      emit(start)
+      out.push(start)
     }
     const choices = Array.isArray(chunk.choices) ? chunk.choices : []
     const choice = choices.find((entry) => isRecord(entry) && (entry.index ?? 0) === 0) as
       | Record<string, unknown>
       | undefined
     if (choice && !this.finish) {
-      if (isRecord(choice.delta)) this.delta(choice.delta, emit)
+      if (isRecord(choice.delta)) this.delta(choice.delta, out)
       if (typeof choice.finish_reason === 'string') {
-        this.closeBlocks(emit)
+        this.closeBlocks(out)
         this.finish = { type: 'finish', finishReason: toFinishReason(choice.finish_reason, this.toolCalls.size > 0) }
       }
     }
@@ -159,45 +155,45 @@ class ChunkDecoder {
       const usage = decodeUsage(sanitizeUsage(chunk.usage)) as ir.Usage
       this.lastUsage = usage
       if (this.finish) this.finish.usage = usage
-      else emit({ type: 'usage', usage })
+      else out.push({ type: 'usage', usage })
     }
   }
 
-  private delta(delta: Record<string, unknown>, emit: Emit): void {
+  private delta(delta: Record<string, unknown>, out: Out): void {
     const reasoning = typeof delta.reasoning_content === 'string' ? delta.reasoning_content : delta.reasoning
     if (typeof reasoning === 'string' && reasoning !== '') {
-      const block = this.textLike('reasoning', emit)
-      emit({ type: 'reasoning-delta', index: block.index, text: reasoning })
+      const block = this.textLike('reasoning', out)
+      out.push({ type: 'reasoning-delta', index: block.index, text: reasoning })
     }
     if (typeof delta.content === 'string' && delta.content !== '') {
-      const block = this.textLike('text', emit)
-      emit({ type: 'text-delta', index: block.index, text: delta.content })
+      const block = this.textLike('text', out)
+      out.push({ type: 'text-delta', index: block.index, text: delta.content })
     }
     if (typeof delta.refusal === 'string' && delta.refusal !== '') {
-      const block = this.textLike('refusal', emit)
-      emit({ type: 'text-delta', index: block.index, text: delta.refusal, providerData: refusalData })
+      const block = this.textLike('refusal', out)
+      out.push({ type: 'text-delta', index: block.index, text: delta.refusal, providerData: refusalData })
     }
     if (Array.isArray(delta.tool_calls)) {
-      for (const call of delta.tool_calls) if (isRecord(call)) this.toolCall(call, emit)
+      for (const call of delta.tool_calls) if (isRecord(call)) this.toolCall(call, out)
     }
     if (Array.isArray(delta.reasoning_details)) this.details = delta.reasoning_details
   }
 
-  private textLike(kind: 'text' | 'reasoning' | 'refusal', emit: Emit): Block {
+  private textLike(kind: 'text' | 'reasoning' | 'refusal', out: Out): Block {
     let block = this.current[kind]
     if (!block || this.lastKind !== kind) {
       block = { index: this.nextIndex++, kind }
       this.blocks.push(block)
       this.current[kind] = block
-      if (kind === 'reasoning') emit({ type: 'reasoning-start', index: block.index })
-      else if (kind === 'text') emit({ type: 'text-start', index: block.index })
-      else emit({ type: 'text-start', index: block.index, providerData: refusalData })
+      if (kind === 'reasoning') out.push({ type: 'reasoning-start', index: block.index })
+      else if (kind === 'text') out.push({ type: 'text-start', index: block.index })
+      else out.push({ type: 'text-start', index: block.index, providerData: refusalData })
     }
     this.lastKind = kind
     return block
   }
 
-  private toolCall(call: Record<string, unknown>, emit: Emit): void {
+  private toolCall(call: Record<string, unknown>, out: Out): void {
     const wireIndex = typeof call.index === 'number' ? call.index : this.toolCalls.size
     const fn = isRecord(call.function) ? call.function : {}
     let block = this.toolCalls.get(wireIndex)
@@ -210,29 +206,29 @@ class ChunkDecoder {
       block = { index: this.nextIndex++, kind: 'tool-call', id }
       this.blocks.push(block)
       this.toolCalls.set(wireIndex, block)
-      emit({ type: 'tool-call-start', index: block.index, id, name })
+      out.push({ type: 'tool-call-start', index: block.index, id, name })
     }
     this.lastKind = 'tool-call'
     if (typeof fn.arguments === 'string' && fn.arguments !== '') {
-      emit({ type: 'tool-call-delta', index: block.index, argumentsDelta: fn.arguments })
+      out.push({ type: 'tool-call-delta', index: block.index, argumentsDelta: fn.arguments })
     }
   }
 
   /** Ends every block (index order) with the carrier's provider data attached. */
-  private closeBlocks(emit: Emit): void {
-    if (this.details) this.attachDetails(emit)
+  private closeBlocks(out: Out): void {
+    if (this.details) this.attachDetails(out)
     for (const block of this.blocks) {
       const type =
         block.kind === 'tool-call' ? 'tool-call-end' : block.kind === 'reasoning' ? 'reasoning-end' : 'text-end'
       const event: ir.TextEndEvent | ir.ReasoningEndEvent | ir.ToolCallEndEvent = { type, index: block.index }
       const providerData = block.kind === 'refusal' ? { ...refusalData, ...block.providerData } : block.providerData
       if (providerData) event.providerData = providerData
-      emit(event)
+      out.push(event)
     }
     this.blocks.length = 0
   }
 
-  private attachDetails(emit: Emit): void {
+  private attachDetails(out: Out): void {
     const reasoningBlocks = this.blocks.filter((block) => block.kind === 'reasoning')
     let nextReasoning = 0
     for (const entry of this.details as unknown[]) {
@@ -246,10 +242,10 @@ class ChunkDecoder {
           block = { index: this.nextIndex++, kind: 'reasoning' }
           this.blocks.push(block)
           if (entry.type === 'reasoning.encrypted') {
-            emit({ type: 'reasoning-start', index: block.index, redactedData: entry.data as string })
+            out.push({ type: 'reasoning-start', index: block.index, redactedData: entry.data as string })
           } else {
-            emit({ type: 'reasoning-start', index: block.index })
-            if (entry.text !== '') emit({ type: 'reasoning-delta', index: block.index, text: entry.text as string })
+            out.push({ type: 'reasoning-start', index: block.index })
+            if (entry.text !== '') out.push({ type: 'reasoning-delta', index: block.index, text: entry.text as string })
           }
         }
         mergeInto(block, entry.provider_data)
@@ -263,22 +259,22 @@ class ChunkDecoder {
     }
   }
 
-  private endAll(emit: Emit): void {
+  private endAll(out: Out): void {
     if (!this.started) {
-      this.fail(emit, { code: 'upstream', status: 502, message: 'chat-completions stream ended without any chunk' })
+      this.fail(out, { code: 'upstream', status: 502, message: 'chat-completions stream ended without any chunk' })
       return
     }
     if (!this.finish) {
-      this.closeBlocks(emit)
+      this.closeBlocks(out)
       this.finish = { type: 'finish', finishReason: toFinishReason(undefined, this.toolCalls.size > 0) }
     }
     if (!this.finish.usage && this.lastUsage) this.finish.usage = this.lastUsage
-    emit(this.finish)
+    out.push(this.finish)
     this.done = true
   }
 
-  private fail(emit: Emit, error: ir.ErrorInfo): void {
-    emit({ type: 'error', error })
+  private fail(out: Out, error: ir.ErrorInfo): void {
+    out.push({ type: 'error', error })
     this.done = true
   }
 }

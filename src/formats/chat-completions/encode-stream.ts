@@ -1,6 +1,6 @@
 import type * as ir from '../../ir/index.js'
 import { newId } from '../../shared/ids.js'
-import { emitterStep, type StreamStep, stepToTransformStream } from '../../stream/step.js'
+import { type StreamStep, stepToTransformStream } from '../../stream/step.js'
 import type { EncodeStreamOptions, SseFrame } from '../format.js'
 import { fromFinishReason } from './finish-reason.js'
 import { encodeReasoningCarrier } from './reasoning-carrier.js'
@@ -22,18 +22,12 @@ import { encodeUsage } from './usage.js'
  * Grammar violations (events before `message-start`, unknown block indices, events after the end) never throw.
  */
 export function encodeStreamStep(options?: EncodeStreamOptions): StreamStep<ir.StreamEvent, SseFrame> {
-  const encoder = new ChunkEncoder(options?.includeUsage === true)
-  return emitterStep(
-    (input, emit) => encoder.event(input, emit),
-    (emit) => encoder.end(emit),
-  )
+  return new ChunkEncoder(options?.includeUsage === true)
 }
 
 export function createEncodeStream(options?: EncodeStreamOptions): TransformStream<ir.StreamEvent, SseFrame> {
   return stepToTransformStream(encodeStreamStep(options))
 }
-
-type Write = (frame: SseFrame) => void
 
 interface BlockRecord {
   part: ir.AssistantPart
@@ -55,7 +49,7 @@ function mergeProviderData(part: ir.AssistantPart, providerData: ir.ProviderData
   part.providerData = merged
 }
 
-class ChunkEncoder {
+class ChunkEncoder implements StreamStep<ir.StreamEvent, SseFrame> {
   private ended = false
   private id = ''
   private model = ''
@@ -67,28 +61,31 @@ class ChunkEncoder {
   /** A one-delta chunk around its `delta` members (set at start). */
   private head = ''
   private tail = ''
+  /** The hot text chunk around its JSON string: `head` + `"content":`, and what follows the string. */
+  private contentHead = ''
+  private deltaTail = ''
 
   constructor(private readonly includeUsage: boolean) {}
 
-  event(event: ir.StreamEvent, write: Write): void {
+  push(event: ir.StreamEvent, out: SseFrame[]): void {
     if (this.ended) return
     if (event.type === 'ping') {
-      write({ comment: 'ping' })
+      out.push({ comment: 'ping' })
       return
     }
     if (event.type === 'error') {
-      write({ data: JSON.stringify({ error: errorObject(event.error) }) })
-      write(done)
+      out.push({ data: JSON.stringify({ error: errorObject(event.error) }) })
+      out.push(done)
       this.ended = true
       return
     }
     if (event.type === 'message-start') {
       if (this.started) return
-      this.start(write, event)
+      this.start(out, event)
       if (event.usage) Object.assign(this.usage, event.usage)
       return
     }
-    if (!this.started) this.start(write, undefined)
+    if (!this.started) this.start(out, undefined)
     switch (event.type) {
       case 'text-start':
         this.blocks.set(event.index, {
@@ -101,10 +98,12 @@ class ChunkEncoder {
         this.merge(event.index, event.providerData)
         if (event.text === '') return
         const refusal = this.blocks.get(event.index)?.refusal ?? isRefusal(event.providerData)
-        // The hottest frame, written directly: the same bytes as `write` (same key order), one JSON.stringify of the
+        // The hottest frame, written directly: the same bytes as `delta` (same key order), one JSON.stringify of the
         // text instead of three objects and a stringify of the whole chunk.
-        write({
-          data: `${this.head}${refusal ? '"refusal"' : '"content"'}:${JSON.stringify(event.text)}},"logprobs":null,"finish_reason":null}]${this.tail}`,
+        out.push({
+          data: refusal
+            ? `${this.head}"refusal":${JSON.stringify(event.text)}${this.deltaTail}`
+            : this.contentHead + JSON.stringify(event.text) + this.deltaTail,
         })
         return
       }
@@ -121,7 +120,7 @@ class ChunkEncoder {
         this.merge(event.index, event.providerData)
         const part = this.blocks.get(event.index)?.part
         if (part?.type === 'reasoning') part.text += event.text
-        if (event.text !== '') this.write(write, { reasoning_content: event.text })
+        if (event.text !== '') this.delta(out, { reasoning_content: event.text })
         return
       }
       case 'tool-call-start': {
@@ -131,7 +130,7 @@ class ChunkEncoder {
           toolIndex,
         })
         this.merge(event.index, event.providerData)
-        this.write(write, {
+        this.delta(out, {
           tool_calls: [
             { index: toolIndex, id: event.id, type: 'function', function: { name: event.name, arguments: '' } },
           ],
@@ -142,7 +141,7 @@ class ChunkEncoder {
         this.merge(event.index, event.providerData)
         const toolIndex = this.blocks.get(event.index)?.toolIndex
         if (toolIndex === undefined || event.argumentsDelta === '') return
-        this.write(write, { tool_calls: [{ index: toolIndex, function: { arguments: event.argumentsDelta } }] })
+        this.delta(out, { tool_calls: [{ index: toolIndex, function: { arguments: event.argumentsDelta } }] })
         return
       }
       case 'text-end':
@@ -155,25 +154,27 @@ class ChunkEncoder {
         return
       case 'finish':
         if (event.usage) Object.assign(this.usage, event.usage)
-        this.finish(write, event.finishReason)
+        this.finish(out, event.finishReason)
         return
     }
   }
 
-  end(write: Write): void {
+  end(out: SseFrame[]): void {
     if (this.ended) return
-    if (!this.started) this.start(write, undefined)
-    this.finish(write, { unified: 'stop' })
+    if (!this.started) this.start(out, undefined)
+    this.finish(out, { unified: 'stop' })
   }
 
-  private start(write: Write, event: ir.MessageStartEvent | undefined): void {
+  private start(out: SseFrame[], event: ir.MessageStartEvent | undefined): void {
     this.started = true
     this.id = event?.id || newId('chatcmpl-')
     this.model = event?.model ?? ''
     this.created = event?.created ?? Math.floor(Date.now() / 1000)
     this.head = `{"id":${JSON.stringify(this.id)},"object":"chat.completion.chunk","created":${JSON.stringify(this.created)},"model":${JSON.stringify(this.model)},"choices":[{"index":0,"delta":{`
     this.tail = this.includeUsage ? ',"usage":null}' : '}'
-    this.write(write, { role: 'assistant', content: '' })
+    this.contentHead = `${this.head}"content":`
+    this.deltaTail = `},"logprobs":null,"finish_reason":null}]${this.tail}`
+    this.delta(out, { role: 'assistant', content: '' })
   }
 
   private merge(index: number, providerData: ir.ProviderData | undefined): void {
@@ -193,24 +194,24 @@ class ChunkEncoder {
     return JSON.stringify(chunk)
   }
 
-  private write(write: Write, delta: Record<string, unknown>, finishReason: string | null = null): void {
-    write({ data: this.chunk([{ index: 0, delta, logprobs: null, finish_reason: finishReason }]) })
+  private delta(out: SseFrame[], delta: Record<string, unknown>, finishReason: string | null = null): void {
+    out.push({ data: this.chunk([{ index: 0, delta, logprobs: null, finish_reason: finishReason }]) })
   }
 
-  private finish(write: Write, reason: ir.FinishReason): void {
+  private finish(out: SseFrame[], reason: ir.FinishReason): void {
     const parts = [...this.blocks.entries()].sort((a, b) => a[0] - b[0]).map(([, block]) => block.part)
     const carrier = encodeReasoningCarrier(parts)
-    if (carrier.details) this.write(write, { reasoning_details: carrier.details })
-    this.write(write, {}, fromFinishReason(reason, this.toolCount > 0))
+    if (carrier.details) this.delta(out, { reasoning_details: carrier.details })
+    this.delta(out, {}, fromFinishReason(reason, this.toolCount > 0))
     if (this.includeUsage) {
       const usage: ir.Usage = {
         ...this.usage,
         inputTokens: this.usage.inputTokens ?? 0,
         outputTokens: this.usage.outputTokens ?? 0,
       }
-      write({ data: this.chunk([], encodeUsage(usage)) })
+      out.push({ data: this.chunk([], encodeUsage(usage)) })
     }
-    write(done)
+    out.push(done)
     this.ended = true
   }
 }

@@ -103,8 +103,14 @@ export function decodeStreamStep(): StreamStep<SseMessage, ir.StreamEvent> {
     if (providerData) delta.providerData = providerData
     out.push(delta)
   }
+  // The wire object `usage` was decoded from: the quick path hands the same parsed object again while the running
+  // total is unchanged, and its decoding is reused.
+  let usageFrom: Json | undefined
   const usageMetadata = (out: ir.StreamEvent[], wire: Json) => {
-    usage = decodeUsage(wire as ContentGenerationUsage)
+    if (wire !== usageFrom) {
+      usage = decodeUsage(wire as ContentGenerationUsage)
+      usageFrom = wire
+    }
     if (usage) out.push({ type: 'usage', usage: { ...usage } })
   }
   /** The quick path: true when it decoded the chunk. */
