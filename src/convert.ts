@@ -1,77 +1,14 @@
-import { InterlinguaError } from './errors.js'
-import type { EncodeRequestOptions, FormatId } from './formats/format.js'
+/**
+ * The converters by format id (`{ from: 'messages', to: 'chat-completions' }`): the main entry's. They look the codecs
+ * up in the registry (so a bundle holds every format) and run `convert-core.ts`.
+ */
+
+import type { ConvertOptions, ConvertRequestOptions } from './convert-core.js'
+import * as core from './convert-core.js'
 import { getFormat } from './formats/index.js'
-import type * as ir from './ir/index.js'
-import { assertJsonDepth } from './shared/depth.js'
 
-/** Options shared by `convertRequest`, `convertResponse` and `convertStream`. */
-export interface ConvertOptions {
-  /** The format of the body you pass in. */
-  from: FormatId
-  /** The format you want back. */
-  to: FormatId
-  /** The model id. Required when converting a request from content-generation (whose model lives in the URL) unless the body names it. */
-  model?: string
-  /** Throw `InterlinguaError('unsupported-feature')` instead of dropping or approximating anything. @defaultValue false */
-  strict?: boolean
-  /** Receives every warning (something dropped or approximated). */
-  onWarning?: (warning: ir.Warning) => void
-}
-
-export interface ConvertRequestOptions extends ConvertOptions, EncodeRequestOptions {}
-
-/** Reports warnings; in strict mode the first one becomes an error. */
-export function reportWarnings(
-  warnings: ir.Warning[],
-  options: Pick<ConvertOptions, 'strict' | 'onWarning' | 'to'>,
-): void {
-  if (warnings.length === 0) return
-  if (options.strict) {
-    const first = warnings[0] as ir.Warning
-    throw new InterlinguaError(
-      'unsupported-feature',
-      `${first.path}: ${first.message} (strict mode${warnings.length > 1 ? `; ${warnings.length - 1} more` : ''})`,
-      { param: first.path, format: options.to, issues: warnings.map((w) => ({ path: w.path, message: w.message })) },
-    )
-  }
-  if (options.onWarning) for (const warning of warnings) options.onWarning(warning)
-}
-
-/**
- * A deep copy of a JSON value (what `JSON.parse` builds: plain objects, arrays, primitives), several times faster than
- * `structuredClone`; anything else (a `Date`, a typed array, a class instance) is left to `structuredClone`. Bodies
- * reach this after the depth check, so it never recurses deeper than `maxJsonDepth`.
- */
-function cloneJson(value: unknown): unknown {
-  if (typeof value !== 'object' || value === null) return value
-  if (Array.isArray(value)) {
-    const out = new Array<unknown>(value.length)
-    for (let i = 0; i < value.length; i++) out[i] = cloneJson(value[i])
-    return out
-  }
-  const proto = Object.getPrototypeOf(value)
-  if (proto !== Object.prototype && proto !== null) return structuredClone(value)
-  const out: Record<string, unknown> = {}
-  for (const key of Object.keys(value)) {
-    const item = cloneJson((value as Record<string, unknown>)[key])
-    // An own `__proto__` key (JSON.parse makes one) stays a plain property, never the copy's prototype.
-    if (key === '__proto__')
-      Object.defineProperty(out, key, { value: item, enumerable: true, writable: true, configurable: true })
-    else out[key] = item
-  }
-  return out
-}
-
-/**
- * A validated body converted to its own format: a deep copy, equal to the input field for field (unknown vendor fields
- * included), with only the model replaced when one is given and the body carries it (`model`, or a Gemini response's
- * `modelVersion`; a Gemini request names its model in the URL).
- */
-function sameFormat(body: unknown, model: string | undefined, modelKey: string): unknown {
-  const copy = cloneJson(body) as Record<string, unknown>
-  if (model !== undefined && modelKey in copy) copy[modelKey] = model
-  return copy
-}
+export type { ConvertOptions, ConvertRequestOptions } from './convert-core.js'
+export { reportWarnings } from './convert-core.js'
 
 /**
  * Converts a request body from one wire format to another. Pure and synchronous. With `from === to` the body is
@@ -82,21 +19,7 @@ function sameFormat(body: unknown, model: string | undefined, modelKey: string):
  * @throws InterlinguaError `invalid-request` (message names the JSON path) or, with `strict`, `unsupported-feature`.
  */
 export function convertRequest(body: unknown, options: ConvertRequestOptions): unknown {
-  const source = getFormat(options.from)
-  const target = getFormat(options.to)
-  assertJsonDepth(body, options.from)
-  const route = options.model === undefined ? {} : { model: options.model }
-  // Same format in and out is the identity (validated): every field comes back as it came, like the gateway's passthrough.
-  if (options.from === options.to) {
-    if (source.validateRequest) source.validateRequest(body, route)
-    else source.decodeRequest(body, route)
-    return sameFormat(body, options.model, 'model')
-  }
-  const decoded = source.decodeRequest(body, route)
-  if (options.model !== undefined) decoded.value.model = options.model
-  const encoded = target.encodeRequest(decoded.value, options)
-  reportWarnings([...decoded.warnings, ...encoded.warnings], options)
-  return encoded.value
+  return core.convertRequest(body, { ...options, from: getFormat(options.from), to: getFormat(options.to) })
 }
 
 /**
@@ -106,16 +29,7 @@ export function convertRequest(body: unknown, options: ConvertRequestOptions): u
  * const body = convertResponse(anthropicMessage, { from: 'messages', to: 'chat-completions' })
  */
 export function convertResponse(body: unknown, options: ConvertOptions): unknown {
-  const source = getFormat(options.from)
-  const target = getFormat(options.to)
-  assertJsonDepth(body, options.from)
-  const decoded = source.decodeResponse(body)
-  if (options.from === options.to)
-    return sameFormat(body, options.model, options.from === 'content-generation' ? 'modelVersion' : 'model')
-  if (options.model !== undefined) decoded.value.model = options.model
-  const encoded = target.encodeResponse(decoded.value)
-  reportWarnings([...decoded.warnings, ...encoded.warnings], options)
-  return encoded.value
+  return core.convertResponse(body, { ...options, from: getFormat(options.from), to: getFormat(options.to) })
 }
 
 /** Converts an error body (with its HTTP status) from one format to another. Total: never throws. */
@@ -124,5 +38,5 @@ export function convertError(
   body: unknown,
   options: Pick<ConvertOptions, 'from' | 'to'>,
 ): { status: number; body: unknown } {
-  return getFormat(options.to).encodeError(getFormat(options.from).decodeError(status, body))
+  return core.convertError(status, body, { from: getFormat(options.from), to: getFormat(options.to) })
 }

@@ -120,6 +120,12 @@ export interface Format {
   createDecodeStream(): TransformStream<SseMessage, ir.StreamEvent>
   /** `encodeStreamStep` as a `TransformStream` (the public Web API). */
   createEncodeStream(options?: EncodeStreamOptions): TransformStream<ir.StreamEvent, SseFrame>
+  /**
+   * A same-format stream (`convertStream` with `from === to`): each message validated, then forwarded as it came (SSE
+   * text), and at the first error this format's in-stream error tail. Optional: without it the decoder validates and
+   * the encoder writes the error (`stream/forward.ts`); responses continues the upstream's sequence numbers instead.
+   */
+  forwardStreamStep?(): StreamStep<SseMessage, string>
 
   /** An error body (HTTP or in-stream) → IR. Total: never throws, whatever the body. */
   decodeError(status: number, body: unknown): ir.ErrorInfo

@@ -1,14 +1,10 @@
-import type { ConvertOptions } from '../convert.js'
-import type { EncodeStreamOptions } from '../formats/format.js'
+/** `convertStream` and `convertEventStream` by format id (the main entry): registry lookups, then `convert-stream-core.ts`. */
 import { getFormat } from '../formats/index.js'
-import { forwardResponsesStep } from '../formats/responses/encode-stream.js'
 import type * as ir from '../ir/index.js'
-import { forwardStep } from './forward.js'
-import { convertStreamWith, encodeEventsWith, toBytes } from './pipeline.js'
-import { createSseDecodeStep } from './sse-decode.js'
-import { chainSteps } from './step.js'
+import type { ConvertStreamOptions } from './convert-stream-core.js'
+import * as core from './convert-stream-core.js'
 
-export interface ConvertStreamOptions extends ConvertOptions, EncodeStreamOptions {}
+export type { ConvertStreamOptions } from './convert-stream-core.js'
 
 /**
  * IR events → SSE bytes of `options.to` (with the model override). The second half of `convertStream`;
@@ -18,7 +14,7 @@ export function convertEventStream(
   events: ReadableStream<ir.StreamEvent>,
   options: Pick<ConvertStreamOptions, 'to' | 'model' | 'includeUsage'>,
 ): ReadableStream<Uint8Array> {
-  return encodeEventsWith(events, getFormat(options.to), options)
+  return core.convertEventStream(events, { ...options, to: getFormat(options.to) })
 }
 
 /**
@@ -37,17 +33,5 @@ export function convertStream(
   stream: ReadableStream<Uint8Array>,
   options: ConvertStreamOptions,
 ): ReadableStream<Uint8Array> {
-  const source = getFormat(options.from)
-  if (
-    options.from === options.to &&
-    options.model === undefined &&
-    (options.includeUsage === true || options.from !== 'chat-completions')
-  ) {
-    const forward =
-      options.from === 'responses'
-        ? forwardResponsesStep()
-        : forwardStep(source.decodeStreamStep(), (error, out) => source.encodeStreamStep(options).push(error, out))
-    return stream.pipeThrough(toBytes(chainSteps(createSseDecodeStep(), forward)))
-  }
-  return convertStreamWith(stream, source, getFormat(options.to), options)
+  return core.convertStream(stream, { ...options, from: getFormat(options.from), to: getFormat(options.to) })
 }

@@ -4,7 +4,7 @@ import { decodeResponse } from './decode-response.js'
 import { createDecodeStream, decodeStreamStep } from './decode-stream.js'
 import { encodeRequest } from './encode-request.js'
 import { encodeResponse } from './encode-response.js'
-import { createEncodeStream, encodeStreamStep } from './encode-stream.js'
+import { createEncodeStream, encodeStreamStep, forwardResponsesStep } from './encode-stream.js'
 import { decodeError, encodeError } from './errors.js'
 
 /** The OpenAI Responses API (`POST /v1/responses`) wire format: its codec (its gateway part is `./gateway.ts`). */
@@ -19,6 +19,7 @@ export const responses: Format = {
   encodeStreamStep,
   createDecodeStream,
   createEncodeStream,
+  forwardStreamStep: forwardResponsesStep,
   decodeError,
   encodeError,
 }
