@@ -79,7 +79,7 @@ function userPart(part: ir.UserMessage['content'][number], path: string, warning
   }
 }
 
-function assistantMessage(message: ir.AssistantMessage, path: string, warnings: ir.Warning[]): Wire {
+function assistantMessage(message: ir.AssistantMessage, m: number, warnings: ir.Warning[]): Wire {
   const out: Wire = { role: 'assistant' }
   const texts: ir.TextPart[] = []
   const calls: Wire[] = []
@@ -97,7 +97,7 @@ function assistantMessage(message: ir.AssistantMessage, path: string, warnings: 
     } else if (part.type === 'image' || part.type === 'audio') {
       warnings.push({
         type: 'dropped',
-        path: `${path}.content[${i}]`,
+        path: `messages[${m}].content[${i}]`,
         message: `assistant ${part.type} is not supported`,
       })
     }
@@ -116,7 +116,7 @@ function assistantMessage(message: ir.AssistantMessage, path: string, warnings: 
   return out
 }
 
-function toolMessages(message: ir.ToolMessage, path: string, out: Wire[], warnings: ir.Warning[]): void {
+function toolMessages(message: ir.ToolMessage, m: number, out: Wire[], warnings: ir.Warning[]): void {
   for (let i = 0; i < message.content.length; i++) {
     const result = message.content[i] as ir.ToolResultPart
     const texts: ir.TextPart[] = []
@@ -124,7 +124,7 @@ function toolMessages(message: ir.ToolMessage, path: string, out: Wire[], warnin
       const part = result.content[j] as ir.ToolResultContent
       if (part.type === 'text') texts.push(part)
       else {
-        const partPath = `${path}.content[${i}].content[${j}]`
+        const partPath = `messages[${m}].content[${i}].content[${j}]`
         warnings.push({ type: 'dropped', path: partPath, message: `tool results hold text only; ${part.type} dropped` })
       }
     }
@@ -135,7 +135,7 @@ function toolMessages(message: ir.ToolMessage, path: string, out: Wire[], warnin
       content = `Error: ${text}`
       warnings.push({
         type: 'changed',
-        path: `${path}.content[${i}]`,
+        path: `messages[${m}].content[${i}]`,
         message: 'isError has no field: content prefixed with "Error: "',
       })
     }
@@ -149,7 +149,6 @@ function encodeMessages(messages: ir.Message[], warnings: ir.Warning[]): Wire[] 
   const out: Wire[] = []
   for (let m = 0; m < messages.length; m++) {
     const message = messages[m] as ir.Message
-    const path = `messages[${m}]`
     if (message.role === 'system') {
       const role = own(message.providerData)?.role === 'developer' ? 'developer' : 'system'
       const wire: Wire = { role, content: textContent(message.content, message.providerData) }
@@ -165,7 +164,7 @@ function encodeMessages(messages: ir.Message[], warnings: ir.Warning[]): Wire[] 
         for (let i = 0; i < message.content.length; i++) {
           const part = userPart(
             message.content[i] as ir.UserMessage['content'][number],
-            `${path}.content[${i}]`,
+            `messages[${m}].content[${i}]`,
             warnings,
           )
           if (part) content.push(part)
@@ -175,8 +174,8 @@ function encodeMessages(messages: ir.Message[], warnings: ir.Warning[]): Wire[] 
       if (message.name !== undefined) wire.name = message.name
       spreadExtras(wire, message.providerData)
       out.push(wire)
-    } else if (message.role === 'assistant') out.push(assistantMessage(message, path, warnings))
-    else toolMessages(message, path, out, warnings)
+    } else if (message.role === 'assistant') out.push(assistantMessage(message, m, warnings))
+    else toolMessages(message, m, out, warnings)
   }
   return out
 }
