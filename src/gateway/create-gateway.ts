@@ -97,6 +97,27 @@ const noKeyRequired: Authorization = Object.freeze({})
 /** Headers of a body kind, not kept when an error replaces the body. */
 const streamHeaders = new Set(['content-type', 'cache-control', 'x-accel-buffering'])
 
+/**
+ * The context hooks receive; the Web `Request` is built only if a hook reads it. A class, not an object literal with a
+ * getter: a literal's per-call getter gets a hidden class of its own in old space, which keeps the whole request alive
+ * through young-generation collections (see `RouteView` in exchange.ts).
+ */
+class HookContext implements GatewayContext {
+  readonly format: GatewayContext['format']
+  caller?: Caller
+  readonly #request: ExchangeRequest
+
+  constructor(exchange: Exchange) {
+    this.format = exchange.format.id
+    this.#request = exchange.request
+    if (exchange.caller) this.caller = exchange.caller
+  }
+
+  get request(): Request {
+    return this.#request.toRequest()
+  }
+}
+
 /** FNV-1a of a client key: a map scope that does not keep the key itself. */
 function scopeOf(key: string): string {
   let h = 0x811c9dc5
@@ -192,14 +213,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
 
   /** The context hooks receive; the Web `Request` is built only if a hook reads it. */
   function contextOf(exchange: Exchange): GatewayContext {
-    const context: GatewayContext = {
-      format: exchange.format.id,
-      get request() {
-        return exchange.request.toRequest()
-      },
-    }
-    if (exchange.caller) context.caller = exchange.caller
-    return context
+    return new HookContext(exchange)
   }
 
   async function authorize(exchange: Exchange): Promise<Authorization> {

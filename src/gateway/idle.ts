@@ -13,6 +13,84 @@ export interface IdleWatchedAnswer extends UpstreamAnswer {
   readonly timedOut: boolean
 }
 
+/**
+ * An answer whose reads are bounded by the idle timeout. A class (one object per stream, methods on the prototype), not
+ * an object literal with a `timedOut` getter: a literal's per-call getter gets a hidden class of its own in old space,
+ * which keeps the whole stream alive through young-generation collections.
+ */
+class IdleAnswer implements IdleWatchedAnswer {
+  readonly status: number
+  timedOut = false
+  private last = Date.now()
+  private timer: ReturnType<typeof setTimeout> | undefined
+  private readonly check = () => {
+    const idle = Date.now() - this.last
+    if (idle < this.idleMs) {
+      this.timer = setTimeout(this.check, this.idleMs - idle)
+      return
+    }
+    this.timer = undefined
+    this.timedOut = true
+    this.onIdle()
+  }
+
+  constructor(
+    private readonly answer: UpstreamAnswer,
+    private readonly idleMs: number,
+    private readonly upstreamName: string,
+    private readonly onIdle: () => void,
+  ) {
+    this.status = answer.status
+    this.timer = setTimeout(this.check, idleMs)
+  }
+
+  private timeoutError(): InterlinguaError {
+    return new InterlinguaError('timeout', `The upstream "${this.upstreamName}" sent nothing for ${this.idleMs} ms`)
+  }
+
+  private stop(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer)
+    this.timer = undefined
+  }
+
+  header(name: string): string | null {
+    return this.answer.header(name)
+  }
+
+  headerEntries(): Iterable<[string, string]> {
+    return this.answer.headerEntries()
+  }
+
+  async next(): Promise<Uint8Array | undefined> {
+    if (this.timedOut) throw this.timeoutError()
+    let chunk: Uint8Array | undefined
+    try {
+      chunk = await this.answer.next()
+    } catch (error) {
+      this.stop()
+      throw this.timedOut ? this.timeoutError() : error
+    }
+    // A cancelled Web body ends as if done: that end is the timeout's, not the upstream's.
+    if (this.timedOut) throw this.timeoutError()
+    this.last = Date.now()
+    if (chunk === undefined) this.stop()
+    return chunk
+  }
+
+  async text(): Promise<string> {
+    try {
+      return await this.answer.text()
+    } finally {
+      this.stop()
+    }
+  }
+
+  close(): void {
+    this.stop()
+    this.answer.close()
+  }
+}
+
 /** Wraps `answer` so that `idleMs` without a chunk cancels it (`onIdle`) and fails the read with a timeout error. */
 export function withIdleTimeout(
   answer: UpstreamAnswer,
@@ -20,58 +98,5 @@ export function withIdleTimeout(
   upstreamName: string,
   onIdle: () => void,
 ): IdleWatchedAnswer {
-  let last = Date.now()
-  let fired = false
-  let timer: ReturnType<typeof setTimeout> | undefined
-  const timeoutError = () =>
-    new InterlinguaError('timeout', `The upstream "${upstreamName}" sent nothing for ${idleMs} ms`)
-  const check = () => {
-    const idle = Date.now() - last
-    if (idle < idleMs) {
-      timer = setTimeout(check, idleMs - idle)
-      return
-    }
-    timer = undefined
-    fired = true
-    onIdle()
-  }
-  timer = setTimeout(check, idleMs)
-  const stop = () => {
-    if (timer !== undefined) clearTimeout(timer)
-    timer = undefined
-  }
-  return {
-    status: answer.status,
-    header: (name) => answer.header(name),
-    headerEntries: () => answer.headerEntries(),
-    get timedOut() {
-      return fired
-    },
-    async next() {
-      if (fired) throw timeoutError()
-      let chunk: Uint8Array | undefined
-      try {
-        chunk = await answer.next()
-      } catch (error) {
-        stop()
-        throw fired ? timeoutError() : error
-      }
-      // A cancelled Web body ends as if done: that end is the timeout's, not the upstream's.
-      if (fired) throw timeoutError()
-      last = Date.now()
-      if (chunk === undefined) stop()
-      return chunk
-    },
-    async text() {
-      try {
-        return await answer.text()
-      } finally {
-        stop()
-      }
-    },
-    close() {
-      stop()
-      answer.close()
-    },
-  }
+  return new IdleAnswer(answer, idleMs, upstreamName, onIdle)
 }
