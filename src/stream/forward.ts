@@ -1,7 +1,7 @@
 import type { SseFrame, SseMessage } from '../formats/format.js'
 import type * as ir from '../ir/index.js'
 import { formatSseFrame } from './sse-encode.js'
-import type { StreamStep } from './step.js'
+import { clearBuffer, type StreamStep } from './step.js'
 
 /**
  * Same-format streams: each message is validated by the format's decoder and, while the decoder reports no error,
@@ -25,10 +25,10 @@ export function forwardStep(
       failed = true
       errorTail(event, frames)
       for (let j = 0; j < frames.length; j++) text += formatSseFrame(frames[j] as SseFrame)
-      frames.length = 0
+      clearBuffer(frames)
       break
     }
-    events.length = 0
+    clearBuffer(events)
     return failed
   }
   const flush = (out: string[]) => {

@@ -2,7 +2,7 @@ import type { EncodeStreamOptions, Format, SseFrame } from '../formats/format.js
 import type * as ir from '../ir/index.js'
 import { createSseDecodeStep } from './sse-decode.js'
 import { formatSseFrame } from './sse-encode.js'
-import { chainSteps, mapStep, type StreamStep, stepToTransformStream } from './step.js'
+import { chainSteps, clearBuffer, mapStep, type StreamStep, stepToTransformStream } from './step.js'
 
 /** Rewrites `message-start.model` (the model override), as a step. */
 export function modelOverrideStep(model: string): StreamStep<ir.StreamEvent, ir.StreamEvent> {
@@ -29,7 +29,7 @@ export function sseTextStep<I>(frames: StreamStep<I, SseFrame>): StreamStep<I, s
     if (buffer.length === 0) return
     let text = ''
     for (let i = 0; i < buffer.length; i++) text += formatSseFrame(buffer[i] as SseFrame)
-    buffer.length = 0
+    clearBuffer(buffer)
     out.push(text)
   }
   return {
@@ -84,7 +84,7 @@ export function toBytes<I>(step: StreamStep<I, string>): TransformStream<I, Uint
     if (texts.length === 0) return
     let text = texts[0] as string
     for (let i = 1; i < texts.length; i++) text += texts[i] as string
-    texts.length = 0
+    clearBuffer(texts)
     if (text !== '') out.push(encoder.encode(text))
   }
   return stepToTransformStream<I, Uint8Array>({

@@ -9,12 +9,20 @@ export interface StreamStep<I, O> {
   end(out: O[]): void
 }
 
+/**
+ * Empties a buffer that is refilled right after. `buffer.length = 0` frees the backing store, so the next push
+ * allocates a new one (in V8): popping keeps it, which is what a buffer reused once per event or chunk wants.
+ */
+export function clearBuffer(buffer: unknown[]): void {
+  while (buffer.length > 0) buffer.pop()
+}
+
 /** A `TransformStream` that runs `step`: each chunk is pushed, what it produced is enqueued; `end` runs on flush. */
 export function stepToTransformStream<I, O>(step: StreamStep<I, O>): TransformStream<I, O> {
   const out: O[] = []
   const drain = (controller: TransformStreamDefaultController<O>) => {
     for (let i = 0; i < out.length; i++) controller.enqueue(out[i] as O)
-    out.length = 0
+    clearBuffer(out)
   }
   return new TransformStream<I, O>({
     transform(input, controller) {
@@ -33,7 +41,7 @@ export function chainSteps<A, B, C>(first: StreamStep<A, B>, second: StreamStep<
   const middle: B[] = []
   const feed = (out: C[]) => {
     for (let i = 0; i < middle.length; i++) second.push(middle[i] as B, out)
-    middle.length = 0
+    clearBuffer(middle)
   }
   return {
     push(input, out) {
