@@ -65,6 +65,7 @@ function prefix(issues: Issue[], start: number, key: PropertyKey): void {
   for (let i = start; i < issues.length; i++) (issues[i] as Issue).path.unshift(key)
 }
 
+/* @__NO_SIDE_EFFECTS__ */
 function typeOf<T>(expected: string, test: (value: unknown) => boolean): Schema<T> {
   return {
     base: expected,
@@ -79,9 +80,21 @@ const booleanSchema = typeOf<boolean>('boolean', (value) => typeof value === 'bo
 const numberSchema = typeOf<number>('number', (value) => typeof value === 'number' && Number.isFinite(value))
 const unknownSchema: Schema<unknown> = { run: () => {} }
 
-export const string = (): Schema<string> => stringSchema
-export const boolean = (): Schema<boolean> => booleanSchema
-export const unknown = (): Schema<unknown> => unknownSchema
+// The builders are function declarations marked `@__NO_SIDE_EFFECTS__`: the schemas built at module level stay
+// droppable in the built chunks (a bundler re-bundling dist/ keeps an unmarked call, and the annotation does not
+// survive on a `const` arrow, which the build turns into a `var`).
+/* @__NO_SIDE_EFFECTS__ */
+export function string(): Schema<string> {
+  return stringSchema
+}
+/* @__NO_SIDE_EFFECTS__ */
+export function boolean(): Schema<boolean> {
+  return booleanSchema
+}
+/* @__NO_SIDE_EFFECTS__ */
+export function unknown(): Schema<unknown> {
+  return unknownSchema
+}
 
 /** A finite number; `int` (a safe integer, zod's `z.int()`) and `min` (zod's `z.gte(min)`) add zod's checks. */
 /* @__NO_SIDE_EFFECTS__ */
@@ -126,9 +139,13 @@ function oneOf<T>(values: readonly T[]): Schema<T> {
 }
 
 /* @__NO_SIDE_EFFECTS__ */
-export const literal = <const T extends string>(value: T): Schema<T> => oneOf([value])
+export function literal<const T extends string>(value: T): Schema<T> {
+  return oneOf([value])
+}
 /* @__NO_SIDE_EFFECTS__ */
-export const enumOf = <const T extends string>(values: readonly T[]): Schema<T> => oneOf(values)
+export function enumOf<const T extends string>(values: readonly T[]): Schema<T> {
+  return oneOf(values)
+}
 
 /* @__NO_SIDE_EFFECTS__ */
 export function optional<T>(inner: Schema<T>): Optional<T | undefined> {

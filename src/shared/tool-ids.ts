@@ -6,7 +6,10 @@
 
 const digits = '0123456789abcdefghijklmnopqrstuvwxyz'
 /** Every two-digit base-36 string, by value (0 → `00` … 1295 → `zz`). */
-const pairs = Array.from({ length: 36 * 36 }, (_, n) => (digits[(n / 36) | 0] as string) + (digits[n % 36] as string))
+const pairs = /* @__PURE__ */ Array.from(
+  { length: 36 * 36 },
+  (_, n) => (digits[(n / 36) | 0] as string) + (digits[n % 36] as string),
+)
 
 /** An unsigned 32-bit number in base 36 (what `n.toString(36)` gives, two digits a step, without the slow radix conversion). */
 function base36(n: number): string {

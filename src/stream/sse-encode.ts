@@ -6,7 +6,7 @@ import { type StreamStep, stepToTransformStream } from './step.js'
  * Response headers for an SSE body. `connection: keep-alive` is deliberately absent: it is a hop-by-hop
  * header that Fetch runtimes (undici, workerd) reject or strip in a `Response`.
  */
-export const SSE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+export const SSE_HEADERS: Readonly<Record<string, string>> = /* @__PURE__ */ Object.freeze({
   'content-type': 'text/event-stream; charset=utf-8',
   'cache-control': 'no-cache',
   'x-accel-buffering': 'no',
