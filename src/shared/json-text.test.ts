@@ -73,6 +73,10 @@ describe('jsonText', () => {
     }
     const parsed = JSON.parse('{"__proto__":{"a":1},"b":[1,"x"],"2":true,"1":null}')
     expect(jsonText(parsed)).toBe('{"1":null,"2":true,"__proto__":{"a":1},"b":[1,"x"]}')
+    const long = 'word '.repeat(2000)
+    for (const tail of ['', '"', '\\', '\n', '\u2028', '\ud83d', '\ud83d\ude00', '\u001f'])
+      for (const text of [long + tail, tail + long, long + tail + long])
+        expect(jsonText({ output: text })).toBe(JSON.stringify({ output: text }))
   })
 
   it('hands everything else to JSON.stringify (same text, same exceptions)', () => {
