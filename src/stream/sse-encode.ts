@@ -23,8 +23,30 @@ function lines(prefix: string, text: string): string {
   return out
 }
 
+/**
+ * A frame whose `data` is JSON text (made by `JSON.stringify`, which escapes every line break) under an event name
+ * without line breaks: written without scanning either for line breaks — the scan would flatten the encoder's
+ * concatenated string, one more copy of every frame. The same own properties as the literal `{ event, data }` (`event`
+ * only when given).
+ */
+class JsonSseFrame implements SseFrame {
+  declare event?: string
+  declare data: string
+  constructor(event: string | undefined, data: string) {
+    if (event !== undefined) this.event = event
+    this.data = data
+  }
+}
+
+/** An encoder's frame of JSON `data` (see {@link JsonSseFrame}); `event` must be a constant name. */
+export function jsonFrame(event: string | undefined, data: string): SseFrame {
+  return new JsonSseFrame(event, data)
+}
+
 /** One frame as SSE text: `event:` line, one `data:` line per line of data, `:` comment lines, a blank line. */
 export function formatSseFrame(frame: SseFrame): string {
+  if (frame instanceof JsonSseFrame)
+    return frame.event === undefined ? `data: ${frame.data}\n\n` : `event: ${frame.event}\ndata: ${frame.data}\n\n`
   // The common frame (an event name and one line of data), in one template.
   if (frame.comment === undefined && frame.data !== undefined && !hasLineBreak(frame.data)) {
     if (frame.event === undefined) return `data: ${frame.data}\n\n`

@@ -1,5 +1,6 @@
 import type * as ir from '../../ir/index.js'
 import { newId } from '../../shared/ids.js'
+import { jsonFrame } from '../../stream/sse-encode.js'
 import { type StreamStep, stepToTransformStream } from '../../stream/step.js'
 import type { EncodeStreamOptions, SseFrame } from '../format.js'
 import { fromFinishReason } from './finish-reason.js'
@@ -74,7 +75,7 @@ class ChunkEncoder implements StreamStep<ir.StreamEvent, SseFrame> {
       return
     }
     if (event.type === 'error') {
-      out.push({ data: JSON.stringify({ error: errorObject(event.error) }) })
+      out.push(jsonFrame(undefined, JSON.stringify({ error: errorObject(event.error) })))
       out.push(done)
       this.ended = true
       return
@@ -100,11 +101,14 @@ class ChunkEncoder implements StreamStep<ir.StreamEvent, SseFrame> {
         const refusal = this.blocks.get(event.index)?.refusal ?? isRefusal(event.providerData)
         // The hottest frame, written directly: the same bytes as `delta` (same key order), one JSON.stringify of the
         // text instead of three objects and a stringify of the whole chunk.
-        out.push({
-          data: refusal
-            ? `${this.head}"refusal":${JSON.stringify(event.text)}${this.deltaTail}`
-            : this.contentHead + JSON.stringify(event.text) + this.deltaTail,
-        })
+        out.push(
+          jsonFrame(
+            undefined,
+            refusal
+              ? `${this.head}"refusal":${JSON.stringify(event.text)}${this.deltaTail}`
+              : this.contentHead + JSON.stringify(event.text) + this.deltaTail,
+          ),
+        )
         return
       }
       case 'reasoning-start': {
@@ -195,7 +199,7 @@ class ChunkEncoder implements StreamStep<ir.StreamEvent, SseFrame> {
   }
 
   private delta(out: SseFrame[], delta: Record<string, unknown>, finishReason: string | null = null): void {
-    out.push({ data: this.chunk([{ index: 0, delta, logprobs: null, finish_reason: finishReason }]) })
+    out.push(jsonFrame(undefined, this.chunk([{ index: 0, delta, logprobs: null, finish_reason: finishReason }])))
   }
 
   private finish(out: SseFrame[], reason: ir.FinishReason): void {
@@ -209,7 +213,7 @@ class ChunkEncoder implements StreamStep<ir.StreamEvent, SseFrame> {
         inputTokens: this.usage.inputTokens ?? 0,
         outputTokens: this.usage.outputTokens ?? 0,
       }
-      out.push({ data: this.chunk([], encodeUsage(usage)) })
+      out.push(jsonFrame(undefined, this.chunk([], encodeUsage(usage))))
     }
     out.push(done)
     this.ended = true

@@ -11,6 +11,7 @@
  */
 import type * as ir from '../../ir/index.js'
 import { envelopeFor } from '../../shared/reasoning-envelope.js'
+import { jsonFrame } from '../../stream/sse-encode.js'
 import { type StreamStep, stepToTransformStream } from '../../stream/step.js'
 import type { EncodeStreamOptions, SseFrame } from '../format.js'
 import { encodeError } from './errors.js'
@@ -49,7 +50,7 @@ export function encodeStreamStep(_options: EncodeStreamOptions = {}): StreamStep
     if (usage) body.usageMetadata = encodeUsage(usage)
     body.modelVersion = model
     body.responseId = id
-    return { data: JSON.stringify(body) }
+    return jsonFrame(undefined, JSON.stringify(body))
   }
   // A frame's members after `candidates` (usage, model, id), kept until one of them changes: the hot text frame is
   // written from it directly, the same bytes as `frame` (same key order).
@@ -96,9 +97,12 @@ export function encodeStreamStep(_options: EncodeStreamOptions = {}): StreamStep
           if (event.providerData === undefined && !signatures.has(event.index)) {
             if (event.text === '') return
             const thought = kinds.get(event.index) === 'reasoning' ? ',"thought":true' : ''
-            out.push({
-              data: `{"candidates":[{"content":{"role":"model","parts":[{"text":${JSON.stringify(event.text)}${thought}}]},"index":0}]${frameTail()}`,
-            })
+            out.push(
+              jsonFrame(
+                undefined,
+                `{"candidates":[{"content":{"role":"model","parts":[{"text":${JSON.stringify(event.text)}${thought}}]},"index":0}]${frameTail()}`,
+              ),
+            )
             return
           }
           if (event.text === '' && !ownSignature(event.providerData)) return
@@ -160,9 +164,12 @@ export function encodeStreamStep(_options: EncodeStreamOptions = {}): StreamStep
         case 'error': {
           const { status, body } = encodeError(event.error)
           const error = (body as { error?: Json }).error ?? {}
-          out.push({
-            data: JSON.stringify({ error: { ...error, code: status >= 400 && status <= 599 ? status : 500 } }),
-          })
+          out.push(
+            jsonFrame(
+              undefined,
+              JSON.stringify({ error: { ...error, code: status >= 400 && status <= 599 ? status : 500 } }),
+            ),
+          )
           ended = true
           return
         }

@@ -11,6 +11,7 @@
 import type * as ir from '../../ir/index.js'
 import { envelopeFor } from '../../shared/reasoning-envelope.js'
 import { toMessagesToolId } from '../../shared/tool-ids.js'
+import { jsonFrame } from '../../stream/sse-encode.js'
 import { type StreamStep, stepToTransformStream } from '../../stream/step.js'
 import type { EncodeStreamOptions, SseFrame } from '../format.js'
 import { encodeError } from './errors.js'
@@ -83,7 +84,7 @@ export function encodeStreamStep(_options?: EncodeStreamOptions): StreamStep<ir.
   let out: SseFrame[] = []
 
   const write = (event: string, data: Json): void => {
-    out.push({ event, data: JSON.stringify(data) })
+    out.push(jsonFrame(event, JSON.stringify(data)))
   }
 
   function messageStart(id: string, model: string, known: Partial<ir.Usage> | undefined): void {
@@ -158,10 +159,12 @@ export function encodeStreamStep(_options?: EncodeStreamOptions): StreamStep<ir.
         if (event.text === '') return
         if (block.wireIndex === undefined) open(block, withExtras({ type: 'text', text: '' }, block.data))
         // The hottest frame, written directly: the same bytes as `delta` (same key order), one JSON.stringify.
-        out.push({
-          event: 'content_block_delta',
-          data: `{"type":"content_block_delta","index":${block.wireIndex},"delta":{"type":"text_delta","text":${JSON.stringify(event.text)}}}`,
-        })
+        out.push(
+          jsonFrame(
+            'content_block_delta',
+            `{"type":"content_block_delta","index":${block.wireIndex},"delta":{"type":"text_delta","text":${JSON.stringify(event.text)}}}`,
+          ),
+        )
         return
       case 'reasoning-delta':
         if (block.kind === 'thinking' && event.text !== '')

@@ -19,6 +19,7 @@
  */
 import type * as ir from '../../ir/index.js'
 import { forwardStep } from '../../stream/forward.js'
+import { jsonFrame } from '../../stream/sse-encode.js'
 import { type StreamStep, stepToTransformStream } from '../../stream/step.js'
 import type { EncodeStreamOptions, SseFrame, SseMessage } from '../format.js'
 import { ResponsesDecoder } from './decode-stream.js'
@@ -110,7 +111,7 @@ export class ResponsesEncoder implements StreamStep<ir.StreamEvent, SseFrame> {
         const data =
           `{"type":"${type}","sequence_number":${this.sequence++}${item.deltaScope}${JSON.stringify(event.text)}` +
           `${item.kind === 'refusal' ? '' : ',"logprobs":[]'}}`
-        out.push({ event: type, data })
+        out.push(jsonFrame(type, data))
         return
       }
       case 'reasoning-start': {
@@ -214,7 +215,7 @@ export class ResponsesEncoder implements StreamStep<ir.StreamEvent, SseFrame> {
   }
 
   private emit(out: SseFrame[], type: string, payload: Wire): void {
-    out.push({ event: type, data: JSON.stringify({ type, sequence_number: this.sequence++, ...payload }) })
+    out.push(jsonFrame(type, JSON.stringify({ type, sequence_number: this.sequence++, ...payload })))
   }
 
   private start(out: SseFrame[], event: ir.MessageStartEvent | undefined): void {
