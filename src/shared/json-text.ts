@@ -10,12 +10,13 @@
  */
 
 /**
- * A string with no character `JSON.stringify` writes escaped (`"`, `\`, a control character, a surrogate — lone ones
- * are escaped). One match over the whole string, not a search for a bad character: irregexp runs the class in a tight
- * loop instead of restarting the match at every position (about 40% faster on kilobyte texts).
+ * Characters `JSON.stringify` writes escaped are `"`, `\`, control characters and surrogates (lone ones). The first
+ * two are found by `indexOf` (a memchr); the rest by one whole-string match, not a search for a bad character:
+ * irregexp then runs the class in a tight loop instead of restarting the match at every position (together about
+ * half the time of a search with one class on kilobyte texts).
  */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what JSON escapes
-const plain = /^[^"\\\u0000-\u001f\ud800-\udfff]*$/
+const noControlOrSurrogate = /^[^\u0000-\u001f\ud800-\udfff]*$/
 
 /** Nesting beyond this goes to `JSON.stringify` (which also reports cycles). */
 const maxDepth = 32
@@ -24,7 +25,9 @@ const maxDepth = 32
 const bail: unique symbol = Symbol('bail')
 
 function quote(text: string): string {
-  return plain.test(text) ? `"${text}"` : JSON.stringify(text)
+  return text.indexOf('"') === -1 && text.indexOf('\\') === -1 && noControlOrSurrogate.test(text)
+    ? `"${text}"`
+    : JSON.stringify(text)
 }
 
 function write(value: unknown, depth: number): string | typeof bail {
