@@ -38,9 +38,9 @@ function mergeProviderData(block: Block, data: ir.ProviderData | undefined): voi
 function mergeUsage(snapshot: StreamSnapshot, usage: Partial<ir.Usage> | undefined): void {
   if (usage === undefined) return
   snapshot.hasUsage = true
-  for (const key of Object.keys(usage) as (keyof ir.Usage)[]) {
-    const value = usage[key]
-    if (value !== undefined) snapshot.usage[key] = value
+  for (const key in usage) {
+    const value = usage[key as keyof ir.Usage]
+    if (value !== undefined) snapshot.usage[key as keyof ir.Usage] = value
   }
 }
 

@@ -24,23 +24,33 @@ const usageKeys = new Set([
 ])
 const candidateKeys = new Set(['content', 'finishReason', 'index'])
 
-function providerData(part: WirePart, extra?: Record<string, unknown>): ir.ProviderData | undefined {
-  const data: Record<string, unknown> = { ...extra }
+function providerData(part: WirePart, id?: string): ir.ProviderData | undefined {
+  if (id === undefined && part.thoughtSignature === undefined) return undefined
+  const data: Record<string, unknown> = {}
+  if (id !== undefined) data.id = id
   if (part.thoughtSignature !== undefined) data.thoughtSignature = part.thoughtSignature
-  return Object.keys(data).length > 0 ? { [F]: data } : undefined
+  return { [F]: data }
 }
 
-/** One wire part → an assistant part (undefined, with a warning, for kinds the IR cannot hold). */
+/**
+ * Part `pi` of candidate `ci` → an assistant part (undefined, with a warning, for kinds the IR cannot hold). A call
+ * without an id gets one seeded by `responseId:ci:pi` and the name.
+ */
 export function decodeAssistantPart(
   part: WirePart,
-  seed: string,
-  path: string,
+  responseId: string,
+  ci: number,
+  pi: number,
   warnings: ir.Warning[],
 ): ir.AssistantPart | undefined {
   if (part.functionCall) {
     const fc = part.functionCall
-    const out = toolCallFromObject(fc.id ?? generateToolCallId('call_', `${seed}:${fc.name}`), fc.name, fc.args)
-    const data = providerData(part, fc.id === undefined ? undefined : { id: fc.id })
+    const out = toolCallFromObject(
+      fc.id ?? generateToolCallId('call_', `${responseId}:${ci}:${pi}:${fc.name}`),
+      fc.name,
+      fc.args,
+    )
+    const data = providerData(part, fc.id)
     if (data) out.providerData = data
     return out
   }
@@ -54,7 +64,11 @@ export function decodeAssistantPart(
       source: { type: 'base64', mediaType: mimeType, data },
     }
   } else {
-    warnings.push({ type: 'dropped', path, message: 'Part kind not supported in a response' })
+    warnings.push({
+      type: 'dropped',
+      path: `candidates[${ci}].content.parts[${pi}]`,
+      message: 'Part kind not supported in a response',
+    })
     return undefined
   }
   const data = providerData(part)
@@ -70,25 +84,27 @@ function decodeCandidate(
 ): ir.Choice & { extra?: Record<string, unknown> } {
   const content: ir.AssistantPart[] = []
   let hasToolCall = false
-  candidate.content?.parts?.forEach((part, pi) => {
-    const decoded = decodeAssistantPart(
-      part,
-      `${responseId}:${ci}:${pi}`,
-      `candidates[${ci}].content.parts[${pi}]`,
-      warnings,
-    )
-    if (!decoded) return
-    if (decoded.type === 'tool-call') hasToolCall = true
-    content.push(decoded)
-  })
+  const parts = candidate.content?.parts
+  if (parts) {
+    for (let pi = 0; pi < parts.length; pi++) {
+      const decoded = decodeAssistantPart(parts[pi] as WirePart, responseId, ci, pi, warnings)
+      if (!decoded) continue
+      if (decoded.type === 'tool-call') hasToolCall = true
+      content.push(decoded)
+    }
+  }
   const choice: ir.Choice & { extra?: Record<string, unknown> } = {
     index: candidate.index ?? ci,
     content,
     finishReason: toFinishReason(candidate.finishReason, hasToolCall),
   }
-  const extra: Record<string, unknown> = {}
-  for (const key in candidate) if (!candidateKeys.has(key)) extra[key] = (candidate as Record<string, unknown>)[key]
-  if (Object.keys(extra).length > 0) choice.extra = extra
+  let extra: Record<string, unknown> | undefined
+  for (const key in candidate) {
+    if (candidateKeys.has(key)) continue
+    extra ??= {}
+    extra[key] = (candidate as Record<string, unknown>)[key]
+  }
+  if (extra) choice.extra = extra
   return choice
 }
 
@@ -113,9 +129,13 @@ export function decodeResponse(body: unknown): Converted<ir.Response> {
   }
   const usage = decodeUsage(wire.usageMetadata)
   if (usage) response.usage = usage
-  const usageExtras: Record<string, unknown> = {}
-  for (const key in wire.usageMetadata) if (!usageKeys.has(key)) usageExtras[key] = wire.usageMetadata[key]
-  if (Object.keys(usageExtras).length > 0) extensions.usageMetadata = usageExtras
+  let usageExtras: Record<string, unknown> | undefined
+  for (const key in wire.usageMetadata) {
+    if (usageKeys.has(key)) continue
+    usageExtras ??= {}
+    usageExtras[key] = wire.usageMetadata[key]
+  }
+  if (usageExtras) extensions.usageMetadata = usageExtras
   if (choices.length > 1)
     response.extraChoices = choices
       .slice(1)

@@ -21,6 +21,9 @@ import { encodeUsage } from './usage.js'
 type Json = Record<string, unknown>
 const F = 'content-generation'
 
+/** The hot text frame up to its JSON string. */
+const textFrameHead = '{"candidates":[{"content":{"role":"model","parts":[{"text":'
+
 interface PendingCall {
   name: string
   args: string
@@ -55,11 +58,27 @@ export function encodeStreamStep(_options: EncodeStreamOptions = {}): StreamStep
   // A frame's members after `candidates` (usage, model, id), kept until one of them changes: the hot text frame is
   // written from it directly, the same bytes as `frame` (same key order).
   let tail: string | undefined
+  // What follows a hot text frame's JSON string: the part's end (with `"thought":true` for a thought) and the tail.
+  let textEnd: string | undefined
+  let thoughtEnd: string | undefined
   const frameTail = (): string => {
     tail ??=
       `${usage ? `,"usageMetadata":${JSON.stringify(encodeUsage(usage))}` : ''}` +
       `,"modelVersion":${JSON.stringify(model)},"responseId":${JSON.stringify(id)}}`
     return tail
+  }
+  const textFrameEnd = (index: number): string => {
+    if (kinds.get(index) === 'reasoning') {
+      thoughtEnd ??= `,"thought":true}]},"index":0}]${frameTail()}`
+      return thoughtEnd
+    }
+    textEnd ??= `}]},"index":0}]${frameTail()}`
+    return textEnd
+  }
+  const invalidateTail = () => {
+    tail = undefined
+    textEnd = undefined
+    thoughtEnd = undefined
   }
   const textPart = (index: number, text: string, providerData?: ir.ProviderData): Json => {
     const part: Json = { text }
@@ -80,7 +99,7 @@ export function encodeStreamStep(_options: EncodeStreamOptions = {}): StreamStep
           id = event.id
           model = event.model
           if (event.usage) usage = { ...event.usage }
-          tail = undefined
+          invalidateTail()
           return
         case 'text-start':
         case 'reasoning-start': {
@@ -96,13 +115,7 @@ export function encodeStreamStep(_options: EncodeStreamOptions = {}): StreamStep
         case 'reasoning-delta':
           if (event.providerData === undefined && !signatures.has(event.index)) {
             if (event.text === '') return
-            const thought = kinds.get(event.index) === 'reasoning' ? ',"thought":true' : ''
-            out.push(
-              jsonFrame(
-                undefined,
-                `{"candidates":[{"content":{"role":"model","parts":[{"text":${JSON.stringify(event.text)}${thought}}]},"index":0}]${frameTail()}`,
-              ),
-            )
+            out.push(jsonFrame(undefined, textFrameHead + JSON.stringify(event.text) + textFrameEnd(event.index)))
             return
           }
           if (event.text === '' && !ownSignature(event.providerData)) return
@@ -154,7 +167,7 @@ export function encodeStreamStep(_options: EncodeStreamOptions = {}): StreamStep
         }
         case 'usage':
           usage = { ...usage, ...event.usage }
-          tail = undefined
+          invalidateTail()
           return
         case 'finish':
           if (event.usage) usage = event.usage

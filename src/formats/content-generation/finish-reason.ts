@@ -7,14 +7,17 @@ import type * as ir from '../../ir/index.js'
  */
 export function toFinishReason(raw: string | null | undefined, hasToolCall = false): ir.FinishReason {
   const value = raw ?? undefined
-  const base = value === undefined ? {} : { raw: value, rawFormat: 'content-generation' as const }
-  if (hasToolCall) return { unified: 'tool-calls', ...base }
+  const unified = hasToolCall ? 'tool-calls' : unifiedOf(value)
+  return value === undefined ? { unified } : { unified, raw: value, rawFormat: 'content-generation' }
+}
+
+function unifiedOf(value: string | undefined): ir.FinishReason['unified'] {
   switch (value) {
     case 'STOP':
     case undefined:
-      return value === undefined ? { unified: 'stop' } : { unified: 'stop', ...base }
+      return 'stop'
     case 'MAX_TOKENS':
-      return { unified: 'length', ...base }
+      return 'length'
     case 'SAFETY':
     case 'RECITATION':
     case 'LANGUAGE':
@@ -24,13 +27,13 @@ export function toFinishReason(raw: string | null | undefined, hasToolCall = fal
     case 'IMAGE_SAFETY':
     case 'IMAGE_PROHIBITED_CONTENT':
     case 'IMAGE_RECITATION':
-      return { unified: 'content-filter', ...base }
+      return 'content-filter'
     case 'MALFORMED_FUNCTION_CALL':
     case 'UNEXPECTED_TOOL_CALL':
     case 'TOO_MANY_TOOL_CALLS':
-      return { unified: 'error', ...base }
+      return 'error'
     default:
-      return { unified: 'other', ...base }
+      return 'other'
   }
 }
 

@@ -34,6 +34,8 @@ interface Block {
   pending?: BlockEvent[]
   /** Other providers' signatures seen on the block (sent in an envelope when it has none of its own). */
   foreign?: string
+  /** A text block's hot delta frame up to its JSON string (made at the first delta). */
+  deltaHead?: string
 }
 
 const coreKeys = new Set(['type', 'text', 'thinking', 'signature', 'citations', 'data', 'id', 'name', 'input'])
@@ -159,12 +161,8 @@ export function encodeStreamStep(_options?: EncodeStreamOptions): StreamStep<ir.
         if (event.text === '') return
         if (block.wireIndex === undefined) open(block, withExtras({ type: 'text', text: '' }, block.data))
         // The hottest frame, written directly: the same bytes as `delta` (same key order), one JSON.stringify.
-        out.push(
-          jsonFrame(
-            'content_block_delta',
-            `{"type":"content_block_delta","index":${block.wireIndex},"delta":{"type":"text_delta","text":${JSON.stringify(event.text)}}}`,
-          ),
-        )
+        block.deltaHead ??= `{"type":"content_block_delta","index":${block.wireIndex},"delta":{"type":"text_delta","text":`
+        out.push(jsonFrame('content_block_delta', `${block.deltaHead + JSON.stringify(event.text)}}}`))
         return
       case 'reasoning-delta':
         if (block.kind === 'thinking' && event.text !== '')
