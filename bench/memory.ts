@@ -120,11 +120,16 @@ export async function memorySection(cannedFile: string, log: (line: string) => v
   )
 }
 
-/** min+gzip of one entry bundled with its dependencies (what a bundler ships for `import * from entry`). */
-async function bundled(entry: string): Promise<{ gzipped: number; minified: number }> {
+/**
+ * min+gzip of one entry bundled with its dependencies: what a bundler ships for `import * from entry`, or for the
+ * named imports `names` (`'{ a, b }'`) when given.
+ */
+async function bundled(entry: string, names?: string): Promise<{ gzipped: number; minified: number }> {
   const { build } = await import('esbuild')
   const result = await build({
-    entryPoints: [entry],
+    ...(names === undefined
+      ? { entryPoints: [entry] }
+      : { stdin: { contents: `export ${names} from ${JSON.stringify(entry)}`, resolveDir: rootDir } }),
     bundle: true,
     minify: true,
     format: 'esm',
@@ -140,14 +145,20 @@ async function bundled(entry: string): Promise<{ gzipped: number; minified: numb
 export async function bundleSection(): Promise<Row[]> {
   const fromSrc = process.env.BENCH_FROM_SRC === '1'
   const rows: Row[] = []
-  const entries = [
+  const entries: Array<{ name: string; file: string; limit: number | undefined; names?: string }> = [
     { name: 'interlingua', file: fromSrc ? 'src/index.ts' : 'dist/index.js', limit: 50 },
+    {
+      name: 'interlingua/core chat-completions ⇄ messages',
+      file: fromSrc ? 'src/core.ts' : 'dist/core.js',
+      limit: undefined,
+      names: '{ chatCompletions, convertRequest, convertResponse, convertStream, messages }',
+    },
     { name: 'interlingua/gateway', file: fromSrc ? 'src/gateway.ts' : 'dist/gateway.js', limit: undefined },
   ]
-  for (const { name, file, limit } of entries) {
+  for (const { name, file, limit, names } of entries) {
     const entry = join(rootDir, file)
     if (!(await import('node:fs')).existsSync(entry)) continue
-    const { gzipped, minified } = await bundled(entry)
+    const { gzipped, minified } = await bundled(entry, names)
     rows.push({
       section: '5 footprint',
       name: `bundle ${name} (${file}) + deps, min+gzip`,
