@@ -182,6 +182,15 @@ function headerList(endpoint: Endpoint, headers: Readonly<Record<string, string>
   return list
 }
 
+/**
+ * Destroys an upstream request when the call is cancelled (its `error` listener then rejects the call). Made here, not
+ * inside the transport's closures: a closure keeps its whole context chain alive (the call's promise, and through it
+ * every awaiting frame of the request), and the cancel handle outlives young-generation collections.
+ */
+function destroyer(request: { destroy(error?: Error): unknown }): () => void {
+  return () => request.destroy(aborted())
+}
+
 /** Creates the transport. Parsed upstream URLs are kept (they come from the gateway's per-model target cache). */
 export function createNodeTransport(options: NodeTransportOptions = {}): UpstreamTransport {
   const httpAgent = options.httpAgent ?? new HttpAgent({ keepAlive: true })
@@ -222,14 +231,14 @@ export function createNodeTransport(options: NodeTransportOptions = {}): Upstrea
       let settled = false
       const send = (retried: boolean) => {
         const request = (endpoint.https ? httpsRequest : httpRequest)({ ...endpoint.options, headers })
-        call.cancel.onCancel = () => {
-          request.destroy()
-          if (settled) return
-          settled = true
-          reject(aborted())
-        }
+        call.cancel.onCancel = destroyer(request)
         request.on('error', (error) => {
           if (settled) return
+          if (call.cancel.cancelled) {
+            settled = true
+            reject(aborted())
+            return
+          }
           // The keep-alive race: the upstream closed an idle connection just as this request was written on it, so
           // it was never answered. Sent once more on a new connection (Node's documented `reusedSocket` pattern);
           // a fresh connection that fails is an error.
