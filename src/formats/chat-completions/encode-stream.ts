@@ -178,7 +178,8 @@ class ChunkEncoder implements StreamStep<ir.StreamEvent, SseFrame> {
     this.tail = this.includeUsage ? ',"usage":null}' : '}'
     this.contentHead = `${this.head}"content":`
     this.deltaTail = `},"logprobs":null,"finish_reason":null}]${this.tail}`
-    this.delta(out, { role: 'assistant', content: '' })
+    // The same bytes as `delta(out, { role: 'assistant', content: '' })`, from the precomputed halves.
+    out.push(jsonFrame(undefined, `${this.head}"role":"assistant","content":""${this.deltaTail}`))
   }
 
   private merge(index: number, providerData: ir.ProviderData | undefined): void {
@@ -206,7 +207,9 @@ class ChunkEncoder implements StreamStep<ir.StreamEvent, SseFrame> {
     const parts = [...this.blocks.entries()].sort((a, b) => a[0] - b[0]).map(([, block]) => block.part)
     const carrier = encodeReasoningCarrier(parts)
     if (carrier.details) this.delta(out, { reasoning_details: carrier.details })
-    this.delta(out, {}, fromFinishReason(reason, this.toolCount > 0))
+    // The same bytes as `delta(out, {}, finishReason)`.
+    const finishReason = JSON.stringify(fromFinishReason(reason, this.toolCount > 0))
+    out.push(jsonFrame(undefined, `${this.head}},"logprobs":null,"finish_reason":${finishReason}}]${this.tail}`))
     if (this.includeUsage) {
       const usage: ir.Usage = {
         ...this.usage,
