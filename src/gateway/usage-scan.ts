@@ -7,6 +7,7 @@
 import type { UsageField } from '../formats/format.js'
 import type { ChunkWatcher } from '../http/passthrough.js'
 import type * as ir from '../ir/index.js'
+import { eventData } from '../stream/sse-event-data.js'
 
 const quote = 34
 const backslash = 92
@@ -109,17 +110,6 @@ export function usageWatcher(field: UsageField, onUsage: (usage: ir.Usage) => vo
       if (usage) onUsage(usage)
     },
   }
-}
-
-/** The `data:` payload of one SSE event (its lines joined), or undefined. */
-function eventData(event: string): string | undefined {
-  let data: string | undefined
-  for (const line of event.split(/\r\n|\r|\n/)) {
-    if (!line.startsWith('data:')) continue
-    const value = line.charCodeAt(5) === 32 ? line.slice(6) : line.slice(5)
-    data = data === undefined ? value : `${data}\n${value}`
-  }
-  return data
 }
 
 /** A chat-completions usage-only chunk (`choices: []` and a `usage` object): its usage, else undefined. */

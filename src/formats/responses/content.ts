@@ -4,7 +4,7 @@ import type * as ir from '../../ir/index.js'
 import { parseDataUrl, toDataUrl } from '../../shared/data-url.js'
 
 const FORMAT = 'responses'
-type Wire = Record<string, unknown>
+export type Wire = Record<string, unknown>
 
 export const isRecord = (value: unknown): value is Wire =>
   typeof value === 'object' && value !== null && !Array.isArray(value)

@@ -53,6 +53,18 @@ interface ItemState {
   summaries?: number
 }
 
+/** The `message-start` of a stream's `response` object (`response.created` and its siblings). */
+export function startEventOf(response: unknown): ir.MessageStartEvent {
+  const body = isRecord(response) ? response : {}
+  const start: ir.MessageStartEvent = {
+    type: 'message-start',
+    id: typeof body.id === 'string' ? body.id : 'resp_stream',
+    model: typeof body.model === 'string' ? body.model : '',
+  }
+  if (typeof body.created_at === 'number') start.created = body.created_at
+  return start
+}
+
 export class ResponsesDecoder implements StreamStep<SseMessage, ir.StreamEvent> {
   private started = false
   private ended = false
@@ -202,13 +214,7 @@ export class ResponsesDecoder implements StreamStep<SseMessage, ir.StreamEvent> 
   private start(out: ir.StreamEvent[], response: unknown): void {
     if (this.started) return
     this.started = true
-    const body = isRecord(response) ? response : {}
-    const start: ir.MessageStartEvent = {
-      type: 'message-start',
-      id: typeof body.id === 'string' ? body.id : 'resp_stream',
-      model: typeof body.model === 'string' ? body.model : '',
-    }
-    if (typeof body.created_at === 'number') start.created = body.created_at
+    const start = startEventOf(response)
     this.startEvent = start
     out.push(start)
   }

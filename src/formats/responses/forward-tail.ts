@@ -6,38 +6,28 @@
  * and two `indexOf` over the chunk's text.
  */
 import type * as ir from '../../ir/index.js'
+import { eventData } from '../../stream/sse-event-data.js'
 import type { ForwardedStreamWatcher, SseFrame } from '../format.js'
+import { isRecord, type Wire } from './content.js'
+import { startEventOf } from './decode-stream.js'
 import { ResponsesEncoder } from './encode-stream.js'
-
-type Wire = Record<string, unknown>
 
 const sequenceKey = '"sequence_number":'
 const createdType = '"response.created"'
 const doneType = '"response.output_item.done"'
 
-function isRecord(value: unknown): value is Wire {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
-
-/** The JSON of the `data:` line(s) of the event around `at` in `text` (events are separated by a blank line). */
-function eventAround(text: string, at: number): { data: string; end: number } {
+/** The data of the event around `at` in `text` (events are separated by a blank line), and where that event ends. */
+function eventAround(text: string, at: number): { data: string | undefined; end: number } {
   const before = Math.max(text.lastIndexOf('\n\n', at), text.lastIndexOf('\r\n\r\n', at))
-  const start = before < 0 ? 0 : before
   let end = text.indexOf('\n\n', at)
   const crlf = text.indexOf('\r\n\r\n', at)
   if (crlf >= 0 && (end < 0 || crlf < end)) end = crlf
   if (end < 0) end = text.length
-  const lines = text.slice(start, end).split(/\r\n|\r|\n/)
-  let data = ''
-  for (const line of lines) {
-    if (!line.startsWith('data:')) continue
-    const value = line.charCodeAt(5) === 32 ? line.slice(6) : line.slice(5)
-    data = data === '' ? value : `${data}\n${value}`
-  }
-  return { data, end }
+  return { data: eventData(text.slice(before < 0 ? 0 : before, end)), end }
 }
 
-function parsed(data: string): Wire | undefined {
+function parsed(data: string | undefined): Wire | undefined {
+  if (data === undefined) return undefined
   try {
     const value: unknown = JSON.parse(data)
     return isRecord(value) ? value : undefined
@@ -62,15 +52,7 @@ export function watchForwardedStream(): ForwardedStreamWatcher {
       if (start === undefined) {
         const at = text.indexOf(createdType)
         const event = at >= 0 ? parsed(eventAround(text, at).data) : undefined
-        if (event?.type === 'response.created') {
-          const body = isRecord(event.response) ? event.response : {}
-          start = {
-            type: 'message-start',
-            id: typeof body.id === 'string' ? body.id : 'resp_stream',
-            model: typeof body.model === 'string' ? body.model : '',
-          }
-          if (typeof body.created_at === 'number') start.created = body.created_at
-        }
+        if (event?.type === 'response.created') start = startEventOf(event.response)
       }
       for (let at = text.indexOf(doneType); at >= 0; ) {
         const { data, end } = eventAround(text, at)
