@@ -11,7 +11,7 @@ import { maskSecrets } from '../shared/mask.js'
 import { createSnapshot, finalizeSnapshot, foldEvent } from '../stream/accumulate.js'
 import { modelOverrideStep, sseTextStep } from '../stream/pipeline.js'
 import { createSseDecodeStep } from '../stream/sse-decode.js'
-import { chainSteps, type StreamStep } from '../stream/step.js'
+import { chainSteps, clearBuffer, type StreamStep } from '../stream/step.js'
 
 /** The error event for an upstream body that failed mid-stream (connection reset, abort, timeout). */
 export function upstreamStreamError(): ir.ErrorEvent {
@@ -116,7 +116,7 @@ function jsonArrayTextStep<I>(frames: StreamStep<I, SseFrame>): StreamStep<I, st
       text += `${first ? '[' : ',\n'}${frame.data}`
       first = false
     }
-    buffer.length = 0
+    clearBuffer(buffer)
     if (last) text += first ? '[]' : ']'
     if (text !== '') out.push(text)
   }

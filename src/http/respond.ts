@@ -14,7 +14,7 @@ import { maskSecrets } from '../shared/mask.js'
 import { createSnapshot, finalizeSnapshot, foldEvent } from '../stream/accumulate.js'
 import { responseToEvents } from '../stream/from-response.js'
 import { SSE_HEADERS } from '../stream/sse-encode.js'
-import { chainSteps, type StreamStep } from '../stream/step.js'
+import { chainSteps, clearBuffer, type StreamStep } from '../stream/step.js'
 import {
   type ClientEncodeOptions,
   clientTextStep,
@@ -166,7 +166,7 @@ function encodedSource(
         }
         if (texts.length > 0) {
           const text = texts.length === 1 ? (texts[0] as string) : texts.join('')
-          texts.length = 0
+          clearBuffer(texts)
           return text
         }
       }
@@ -215,7 +215,7 @@ export async function respondWithEvents(
       for (let events = seen; ; events = []) {
         for (const event of events) tap.push(event, tapped)
         for (const event of tapped) foldEvent(snapshot, event)
-        tapped.length = 0
+        clearBuffer(tapped)
         if (!more) break
         more = await puller.pull(events)
       }
