@@ -1,4 +1,3 @@
-import type { EventSourceMessage } from 'eventsource-parser'
 import type * as ir from '../ir/index.js'
 import type { StreamStep } from '../stream/step.js'
 
@@ -10,8 +9,15 @@ export interface Converted<T> {
   warnings: ir.Warning[]
 }
 
-/** An SSE message as parsed (eventsource-parser's shape: `event`, `data`, `id`). */
-export type SseMessage = EventSourceMessage
+/** An SSE message as parsed (eventsource-parser's `EventSourceMessage` shape: `event`, `data`, `id`). */
+export interface SseMessage {
+  /** The `event:` field; undefined when the message has none (browsers default it to `message`). */
+  event?: string | undefined
+  /** The last `id:` field of the message, if any. */
+  id?: string | undefined
+  /** The `data:` lines, joined with `\n`. */
+  data: string
+}
 
 /** An SSE frame to write. `comment` alone writes `: comment` (a keep-alive). */
 export interface SseFrame {
