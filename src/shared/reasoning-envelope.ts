@@ -12,6 +12,7 @@
  */
 import type { FormatId, ProviderData } from '../ir/format-id.js'
 import type * as ir from '../ir/index.js'
+import { isRecord } from './is-record.js'
 
 const prefix = 'il1.'
 
@@ -73,10 +74,6 @@ export function wrapEnvelope(envelope: Envelope): string {
   const payload: { v: 1; p: ProviderData; r?: string } = { v: 1, p: envelope.providerData }
   if (envelope.redactedData !== undefined) payload.r = envelope.redactedData
   return prefix + toBase64Url(JSON.stringify(payload))
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
 /** The envelope in `value`, or undefined when `value` is a native signature (or a damaged envelope). Never throws. */

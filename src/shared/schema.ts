@@ -5,6 +5,7 @@
  * messages): every field of an object in the schema's key order, then nested; a union that fails reports all its
  * branches' issues (`invalid_union`), a discriminated union with an unknown tag reports the tag.
  */
+import { isRecord as isObject } from './is-record.js'
 
 /** One problem found, zod-style; `path` is relative to the value the schema ran on until the caller prefixes it. */
 export type Issue = { path: PropertyKey[]; continue?: boolean } & (
@@ -50,9 +51,6 @@ type ObjectOf<S extends Shape> = Flat<
     -readonly [K in OptionalKeys<S>]?: Infer<S[K]>
   } & { [key: string]: unknown }
 >
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
 
 /** zod's `aborted`: an issue without `continue: true` stops the checks that follow. */
 function aborted(issues: Issue[], start: number): boolean {

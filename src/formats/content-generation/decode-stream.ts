@@ -9,6 +9,7 @@
  * follows an error.
  */
 import type * as ir from '../../ir/index.js'
+import { isRecord as isObject } from '../../shared/is-record.js'
 import { generateToolCallId } from '../../shared/tool-ids.js'
 import { plainString } from '../../stream/quick-json.js'
 import { type StreamStep, stepToTransformStream } from '../../stream/step.js'
@@ -18,7 +19,6 @@ import { toFinishReason } from './finish-reason.js'
 import { type ContentGenerationUsage, decodeUsage } from './usage.js'
 
 type Json = Record<string, unknown>
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value)
 
 function signatureData(part: Json): ir.ProviderData | undefined {
   return typeof part.thoughtSignature === 'string'

@@ -6,6 +6,7 @@
  */
 import { errorCodeForStatus, errorStatus } from '../../ir/error.js'
 import type * as ir from '../../ir/index.js'
+import { isRecord as isObject } from '../../shared/is-record.js'
 
 const rpcForStatus: Record<number, string> = {
   400: 'INVALID_ARGUMENT',
@@ -61,9 +62,6 @@ const codeForRpc: Record<string, ir.ErrorCode> = {
   UNAVAILABLE: 'overloaded',
   DEADLINE_EXCEEDED: 'timeout',
 }
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
 
 /** `details[].reason` of a `google.rpc.ErrorInfo` (e.g. `API_KEY_INVALID`), when present. */
 function reasonOf(details: unknown): string | undefined {

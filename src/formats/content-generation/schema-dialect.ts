@@ -11,13 +11,13 @@
  * closer to the intent than none.
  */
 import type * as ir from '../../ir/index.js'
+import { isRecord as isNode } from '../../shared/is-record.js'
+import { constToEnum, exclusiveBound, join, withAllOf } from './schema-json.js'
+
+export { toGeminiJsonSchema } from './schema-json.js'
 
 type Node = Record<string, unknown>
 type Warnings = ir.Warning[]
-
-const isNode = (value: unknown): value is Node => typeof value === 'object' && value !== null && !Array.isArray(value)
-const join = (path: string, key: string | number) =>
-  typeof key === 'number' ? `${path}[${key}]` : path === '' ? key : `${path}.${key}`
 
 const intStringKeys = new Set(['minItems', 'maxItems', 'minLength', 'maxLength', 'minProperties', 'maxProperties'])
 
@@ -95,8 +95,6 @@ const openApiKeys = new Set([
   'default',
 ])
 
-const simpleAllOfKeys = new Set(['type', 'properties', 'required', 'title', 'description', 'additionalProperties'])
-
 interface Context {
   root: string
   defs: Node
@@ -115,27 +113,6 @@ function resolveRef(ref: string, ctx: Context): Node | undefined {
   }
   const found = ctx.defs[name]
   return isNode(found) ? found : undefined
-}
-
-/** Merges `allOf` members into the node when every member is a plain object schema; undefined otherwise. */
-function mergeAllOf(node: Node, members: unknown[], ctx: Context): Node | undefined {
-  const merged: Node = { ...node }
-  delete merged.allOf
-  for (const raw of members) {
-    let member = raw
-    if (isNode(member) && typeof member.$ref === 'string') member = resolveRef(member.$ref, ctx)
-    if (!isNode(member)) return undefined
-    for (const key in member) if (!simpleAllOfKeys.has(key)) return undefined
-    if (member.type !== undefined && merged.type !== undefined && member.type !== merged.type) return undefined
-    if (member.type !== undefined) merged.type = member.type
-    if (isNode(member.properties))
-      merged.properties = { ...(isNode(merged.properties) ? merged.properties : {}), ...member.properties }
-    if (Array.isArray(member.required))
-      merged.required = [...(Array.isArray(merged.required) ? merged.required : []), ...member.required]
-    for (const key of ['title', 'description', 'additionalProperties'])
-      if (member[key] !== undefined && merged[key] === undefined) merged[key] = member[key]
-  }
-  return merged
 }
 
 const upper = (type: unknown): string | undefined => (typeof type === 'string' ? type.toUpperCase() : undefined)
@@ -178,16 +155,7 @@ function convertOpenApi(input: unknown, path: string, ctx: Context): Node {
       return result
     }
   }
-  if (Array.isArray(node.allOf)) {
-    const merged = mergeAllOf(node, node.allOf, ctx)
-    if (merged) {
-      ctx.warnings.push({ type: 'changed', path: join(path, 'allOf'), message: 'allOf merged into one schema' })
-      node = merged
-    } else {
-      ctx.warnings.push({ type: 'dropped', path: join(path, 'allOf'), message: 'allOf is not supported; removed' })
-    }
-  }
-
+  node = withAllOf(node, path, ctx.warnings, (ref) => resolveRef(ref, ctx))
   const out: Node = {}
   let nullable = node.nullable === true
   for (const key in node) {
@@ -205,8 +173,7 @@ function convertOpenApi(input: unknown, path: string, ctx: Context): Node {
         break
       }
       case 'const':
-        if (node.enum === undefined) out.enum = [value]
-        ctx.warnings.push({ type: 'changed', path: at, message: 'const became a one-item enum' })
+        constToEnum(node, value, out, at, ctx.warnings)
         break
       case 'oneOf':
       case 'anyOf': {
@@ -236,14 +203,9 @@ function convertOpenApi(input: unknown, path: string, ctx: Context): Node {
         } else out.items = convertOpenApi(value, at, ctx)
         break
       case 'exclusiveMinimum':
-      case 'exclusiveMaximum': {
-        const bound = key === 'exclusiveMinimum' ? 'minimum' : 'maximum'
-        if (typeof value === 'number' && node[bound] === undefined) {
-          out[bound] = value
-          ctx.warnings.push({ type: 'changed', path: at, message: `${key} became an inclusive ${bound}` })
-        } else ctx.warnings.push({ type: 'dropped', path: at, message: `${key} is not supported; removed` })
+      case 'exclusiveMaximum':
+        exclusiveBound(node, key, value, out, at, ctx.warnings)
         break
-      }
       case 'enum':
       case 'nullable':
       case 'allOf':
@@ -307,5 +269,3 @@ export function toOpenApiSchema(jsonSchema: unknown, path = ''): { schema: Node;
   const schema = convertOpenApi(jsonSchema, path, { root: path, defs, warnings, stack: [] })
   return { schema, warnings }
 }
-
-export { toGeminiJsonSchema } from './schema-json.js'

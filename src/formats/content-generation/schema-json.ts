@@ -6,11 +6,11 @@
  * removed with a warning each. Typeless nodes get a type when one is inferable (properties, items, enum).
  */
 import type * as ir from '../../ir/index.js'
+import { isRecord as isNode } from '../../shared/is-record.js'
 
 type Node = Record<string, unknown>
 
-const isNode = (value: unknown): value is Node => typeof value === 'object' && value !== null && !Array.isArray(value)
-const join = (path: string, key: string | number) =>
+export const join = (path: string, key: string | number) =>
   typeof key === 'number' ? `${path}[${key}]` : path === '' ? key : `${path}.${key}`
 
 const passKeys = new Set([
@@ -39,10 +39,13 @@ function jsonType(value: unknown): string {
   return Array.isArray(value) ? 'array' : 'object'
 }
 
-function mergeAllOf(node: Node, members: unknown[]): Node | undefined {
+/** Merges `allOf` members into the node when every member is a plain object schema; undefined otherwise. */
+function mergeAllOf(node: Node, members: unknown[], resolve?: (ref: string) => Node | undefined): Node | undefined {
   const merged: Node = { ...node }
   delete merged.allOf
-  for (const member of members) {
+  for (const raw of members) {
+    let member = raw
+    if (resolve && isNode(member) && typeof member.$ref === 'string') member = resolve(member.$ref)
     if (!isNode(member)) return undefined
     for (const key in member) if (!allOfKeys.has(key)) return undefined
     if (member.type !== undefined && merged.type !== undefined && member.type !== merged.type) return undefined
@@ -57,6 +60,46 @@ function mergeAllOf(node: Node, members: unknown[]): Node | undefined {
   return merged
 }
 
+/**
+ * The node with its `allOf` merged in (a `changed` warning), or as it is with the `allOf` reported `dropped` when a
+ * member is not a simple object schema. Both dialects (`resolve` inlines a member's `$ref` for the OpenAPI one).
+ */
+export function withAllOf(
+  node: Node,
+  path: string,
+  warnings: ir.Warning[],
+  resolve?: (ref: string) => Node | undefined,
+): Node {
+  if (!Array.isArray(node.allOf)) return node
+  const merged = mergeAllOf(node, node.allOf, resolve)
+  const at = join(path, 'allOf')
+  if (merged) warnings.push({ type: 'changed', path: at, message: 'allOf merged into one schema' })
+  else warnings.push({ type: 'dropped', path: at, message: 'allOf is not supported; removed' })
+  return merged ?? node
+}
+
+/** `const` → a one-item `enum` (unless the node has one), in both dialects. */
+export function constToEnum(node: Node, value: unknown, out: Node, at: string, warnings: ir.Warning[]): void {
+  if (node.enum === undefined) out.enum = [value]
+  warnings.push({ type: 'changed', path: at, message: 'const became a one-item enum' })
+}
+
+/** An exclusive bound → the inclusive one when the node has none (approximate, `changed`), else `dropped`. */
+export function exclusiveBound(
+  node: Node,
+  key: 'exclusiveMinimum' | 'exclusiveMaximum',
+  value: unknown,
+  out: Node,
+  at: string,
+  warnings: ir.Warning[],
+): void {
+  const bound = key === 'exclusiveMinimum' ? 'minimum' : 'maximum'
+  if (typeof value === 'number' && node[bound] === undefined) {
+    out[bound] = value
+    warnings.push({ type: 'changed', path: at, message: `${key} became an inclusive ${bound}` })
+  } else warnings.push({ type: 'dropped', path: at, message: `${key} is not supported; removed` })
+}
+
 function rewriteRef(ref: string): string {
   return ref.startsWith('#/definitions/') ? `#/$defs/${ref.slice('#/definitions/'.length)}` : ref
 }
@@ -67,14 +110,7 @@ function convert(input: unknown, path: string, warnings: ir.Warning[]): unknown 
     warnings.push({ type: 'dropped', path, message: 'A non-object schema became {}' })
     return {}
   }
-  let node = input
-  if (Array.isArray(node.allOf)) {
-    const merged = mergeAllOf(node, node.allOf)
-    if (merged) {
-      warnings.push({ type: 'changed', path: join(path, 'allOf'), message: 'allOf merged into one schema' })
-      node = merged
-    } else warnings.push({ type: 'dropped', path: join(path, 'allOf'), message: 'allOf is not supported; removed' })
-  }
+  const node = withAllOf(input, path, warnings)
   const out: Node = {}
   const hasRef = typeof node.$ref === 'string'
   for (const key in node) {
@@ -114,18 +150,12 @@ function convert(input: unknown, path: string, warnings: ir.Warning[]): unknown 
         out[key] = Array.isArray(value) ? value.map((member, i) => convert(member, join(at, i), warnings)) : value
         break
       case 'const':
-        if (node.enum === undefined) out.enum = [value]
-        warnings.push({ type: 'changed', path: at, message: 'const became a one-item enum' })
+        constToEnum(node, value, out, at, warnings)
         break
       case 'exclusiveMinimum':
-      case 'exclusiveMaximum': {
-        const bound = key === 'exclusiveMinimum' ? 'minimum' : 'maximum'
-        if (typeof value === 'number' && node[bound] === undefined) {
-          out[bound] = value
-          warnings.push({ type: 'changed', path: at, message: `${key} became an inclusive ${bound}` })
-        } else warnings.push({ type: 'dropped', path: at, message: `${key} is not supported; removed` })
+      case 'exclusiveMaximum':
+        exclusiveBound(node, key, value, out, at, warnings)
         break
-      }
       case 'allOf':
         break
       default:

@@ -4,6 +4,7 @@
  * shared/schema.ts), so errors still come out of `parseWire` with the full path
  * (`contents[1].parts[0].inlineData.data`). Unknown part fields pass (loose).
  */
+import { isRecord as isObject } from '../../shared/is-record.js'
 import type { Problem } from '../../shared/schema.js'
 
 type Json = Record<string, unknown>
@@ -30,8 +31,6 @@ function at(found: Problem | undefined, ...prefix: Path): Problem | undefined {
   if (found) found.path.unshift(...prefix)
   return found
 }
-
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value)
 
 function field(obj: Json, key: string, type: 'string' | 'boolean', required = false): Problem | undefined {
   const value = obj[key]

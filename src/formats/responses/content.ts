@@ -2,12 +2,12 @@
 import { invalidRequest } from '../../errors.js'
 import type * as ir from '../../ir/index.js'
 import { parseDataUrl, toDataUrl } from '../../shared/data-url.js'
+import { isRecord } from '../../shared/is-record.js'
+
+export { isRecord }
 
 const FORMAT = 'responses'
 export type Wire = Record<string, unknown>
-
-export const isRecord = (value: unknown): value is Wire =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
 
 /**
  * `value` when it is a string, else an `invalid-request` naming `path + suffix` (the path is joined only then: decoders

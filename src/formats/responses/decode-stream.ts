@@ -14,6 +14,7 @@
  * - Unknown events, `keepalive`, hosted-tool progress and `[DONE]` are ignored.
  */
 import type * as ir from '../../ir/index.js'
+import { isRecord } from '../../shared/is-record.js'
 import { plainCount, plainString } from '../../stream/quick-json.js'
 import { type StreamStep, stepToTransformStream } from '../../stream/step.js'
 import type { SseMessage } from '../format.js'
@@ -24,7 +25,6 @@ import { readEnvelope } from './reasoning.js'
 import { decodeUsage } from './usage.js'
 
 type Wire = Record<string, unknown>
-const isRecord = (value: unknown): value is Wire => typeof value === 'object' && value !== null && !Array.isArray(value)
 const refusalData: ir.ProviderData = { 'chat-completions': { refusal: true } }
 
 /** The hottest event, a text delta in the API's own compact form, read without `JSON.parse` (see quick-json.ts). */

@@ -1,5 +1,6 @@
 /** Responses usage ⇄ IR. @see responses-api.md §5.3 */
 import type * as ir from '../../ir/index.js'
+import { isRecord } from '../../shared/is-record.js'
 
 export interface ResponsesUsage {
   input_tokens: number
@@ -9,8 +10,6 @@ export interface ResponsesUsage {
   total_tokens: number
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
 const num = (value: unknown): number | undefined =>
   typeof value === 'number' && Number.isFinite(value) ? value : undefined
 
