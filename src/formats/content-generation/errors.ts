@@ -27,23 +27,6 @@ const rpcForStatus: Record<number, string> = {
   529: 'UNAVAILABLE',
 }
 
-const rpcForCode: Record<ir.ErrorCode, string> = {
-  'invalid-request': 'INVALID_ARGUMENT',
-  'unsupported-feature': 'INVALID_ARGUMENT',
-  authentication: 'UNAUTHENTICATED',
-  billing: 'FAILED_PRECONDITION',
-  permission: 'PERMISSION_DENIED',
-  'not-found': 'NOT_FOUND',
-  conflict: 'ABORTED',
-  'request-too-large': 'INVALID_ARGUMENT',
-  unprocessable: 'INVALID_ARGUMENT',
-  'rate-limit': 'RESOURCE_EXHAUSTED',
-  internal: 'INTERNAL',
-  upstream: 'UNAVAILABLE',
-  overloaded: 'UNAVAILABLE',
-  timeout: 'DEADLINE_EXCEEDED',
-}
-
 const codeForRpc: Record<string, ir.ErrorCode> = {
   INVALID_ARGUMENT: 'invalid-request',
   FAILED_PRECONDITION: 'invalid-request',
@@ -107,7 +90,8 @@ export function encodeError(error: ir.ErrorInfo): { status: number; body: unknow
     error.rawFormat === 'content-generation' && error.vendorType
       ? error.vendorType
       : (rpcForStatus[error.status] ??
-        rpcForCode[error.code] ??
+        // by the code's default status; billing (402) is a failed precondition
+        (error.code === 'billing' ? 'FAILED_PRECONDITION' : rpcForStatus[errorStatus[error.code]]) ??
         (error.status >= 500 ? 'INTERNAL' : 'INVALID_ARGUMENT'))
   const inner: Record<string, unknown> = { code: error.status, message: error.message, status: rpc }
   if (error.retryAfter !== undefined)

@@ -99,6 +99,31 @@ describe('errors', () => {
     })
   })
 
+  it('names the status of an unlisted HTTP status by the error code', () => {
+    const expected = {
+      'invalid-request': 'INVALID_ARGUMENT',
+      'unsupported-feature': 'INVALID_ARGUMENT',
+      authentication: 'UNAUTHENTICATED',
+      billing: 'FAILED_PRECONDITION',
+      permission: 'PERMISSION_DENIED',
+      'not-found': 'NOT_FOUND',
+      conflict: 'ABORTED',
+      'request-too-large': 'INVALID_ARGUMENT',
+      unprocessable: 'INVALID_ARGUMENT',
+      'rate-limit': 'RESOURCE_EXHAUSTED',
+      internal: 'INTERNAL',
+      upstream: 'UNAVAILABLE',
+      overloaded: 'UNAVAILABLE',
+      timeout: 'DEADLINE_EXCEEDED',
+    } as const
+    for (const [code, rpc] of Object.entries(expected)) {
+      for (const status of [418, 507])
+        expect(encodeError({ code: code as keyof typeof expected, status, message: 'm' }).body).toEqual({
+          error: { code: status, message: 'm', status: rpc },
+        })
+    }
+  })
+
   it('is total on garbage and reads in-stream errors and details', () => {
     expect(decodeError(502, 'Bad gateway')).toEqual({
       code: 'upstream',
