@@ -56,36 +56,17 @@ export interface ErrorInfo {
   retryAfter?: number
 }
 
-/** The error code for an HTTP status (total). */
+let codeByStatus: Record<number, ErrorCode> | undefined
+
+/**
+ * The error code for an HTTP status (total): the first code whose default status it is (`errorStatus`), 408 and 504
+ * a timeout, 503 and 529 overloaded; otherwise `internal` from 500 up, `invalid-request` below.
+ */
 export function errorCodeForStatus(status: number): ErrorCode {
-  switch (status) {
-    case 400:
-      return 'invalid-request'
-    case 401:
-      return 'authentication'
-    case 402:
-      return 'billing'
-    case 403:
-      return 'permission'
-    case 404:
-      return 'not-found'
-    case 409:
-      return 'conflict'
-    case 413:
-      return 'request-too-large'
-    case 422:
-      return 'unprocessable'
-    case 408:
-    case 504:
-      return 'timeout'
-    case 429:
-      return 'rate-limit'
-    case 502:
-      return 'upstream'
-    case 503:
-    case 529:
-      return 'overloaded'
-    default:
-      return status >= 500 ? 'internal' : 'invalid-request'
+  if (!codeByStatus) {
+    const table: Record<number, ErrorCode> = { 408: 'timeout', 529: 'overloaded' }
+    for (const code of Object.keys(errorStatus) as ErrorCode[]) table[errorStatus[code]] ??= code
+    codeByStatus = table
   }
+  return codeByStatus[status] ?? (status >= 500 ? 'internal' : 'invalid-request')
 }
