@@ -3,37 +3,17 @@ import type * as ir from '../../ir/index.js'
 import { parseDataUrl } from '../../shared/data-url.js'
 import { parseWire } from '../../shared/validate.js'
 import type { Converted, RouteMatch } from '../format.js'
+import { plainFields } from './fields.js'
 import { decodeReasoningCarrier } from './reasoning-carrier.js'
 import { requestSchema, type WireAssistantMessage, type WireFunctionDef, type WireUserMessage } from './schema.js'
 
 const FORMAT = 'chat-completions'
 
-/** Top-level keys the IR holds; every other key goes to `extensions['chat-completions']` verbatim. */
-const knownKeys = new Set([
-  'model',
-  'messages',
-  'tools',
-  'tool_choice',
-  'parallel_tool_calls',
-  'max_completion_tokens',
-  'temperature',
-  'top_p',
-  'stop',
-  'n',
-  'seed',
-  'presence_penalty',
-  'frequency_penalty',
-  'logprobs',
-  'top_logprobs',
-  'user',
-  'metadata',
-  'reasoning_effort',
-  'response_format',
-  'stream',
-  'stream_options',
-  'functions',
-  'function_call',
-])
+/**
+ * Top-level keys the IR holds (the schema's); every other key goes to `extensions['chat-completions']` verbatim.
+ * `max_tokens` is decided per request (below).
+ */
+const knownKeys = new Set(Object.keys(requestSchema.shape))
 
 /**
  * Message keys decoded into IR fields (and the reasoning carrier's); the rest ride on `providerData['chat-completions']`
@@ -298,18 +278,13 @@ export function decodeRequest(body: unknown, _route?: Partial<RouteMatch>): Conv
   if (wire.parallel_tool_calls !== undefined) request.parallelToolCalls = wire.parallel_tool_calls
   if (typeof wire.max_completion_tokens === 'number') request.maxTokens = wire.max_completion_tokens
   else if (typeof wire.max_tokens === 'number') request.maxTokens = wire.max_tokens
-  if (typeof wire.temperature === 'number') request.temperature = wire.temperature
-  if (typeof wire.top_p === 'number') request.topP = wire.top_p
+  const raw = wire as Record<string, unknown>
+  const into = request as unknown as Record<string, unknown>
+  for (let i = 0; i < plainFields.length; i += 2) {
+    const value = raw[plainFields[i] as string]
+    if (value != null) into[plainFields[i + 1] as string] = value
+  }
   if (typeof wire.stop === 'string') request.stopSequences = [wire.stop]
-  else if (Array.isArray(wire.stop)) request.stopSequences = wire.stop
-  if (typeof wire.n === 'number') request.n = wire.n
-  if (typeof wire.seed === 'number') request.seed = wire.seed
-  if (typeof wire.presence_penalty === 'number') request.presencePenalty = wire.presence_penalty
-  if (typeof wire.frequency_penalty === 'number') request.frequencyPenalty = wire.frequency_penalty
-  if (typeof wire.logprobs === 'boolean') request.logprobs = wire.logprobs
-  if (typeof wire.top_logprobs === 'number') request.topLogprobs = wire.top_logprobs
-  if (wire.user !== undefined) request.user = wire.user
-  if (wire.metadata) request.metadata = wire.metadata
   if (wire.reasoning_effort) {
     const enabled = wire.reasoning_effort !== 'none'
     request.reasoning = { enabled, effort: wire.reasoning_effort }
@@ -346,9 +321,8 @@ export function decodeRequest(body: unknown, _route?: Partial<RouteMatch>): Conv
       extensions[key] = wire.stream_options
       continue
     }
-    if (knownKeys.has(key)) continue
     // `max_tokens` is kept too (alongside maxTokens) so a same-format round trip writes the same spelling back.
-    if (key === 'max_tokens' && typeof wire.max_completion_tokens === 'number') continue
+    if (key === 'max_tokens' ? typeof wire.max_completion_tokens === 'number' : knownKeys.has(key)) continue
     extensions ??= {}
     extensions[key] = (wire as Record<string, unknown>)[key]
   }

@@ -4,6 +4,7 @@ import { effortForBudget } from '../../ir/reasoning.js'
 import { toDataUrl } from '../../shared/data-url.js'
 import { reportForeignExtensions, reportForeignToolData } from '../../shared/foreign-extensions.js'
 import type { Converted, EncodeRequestOptions } from '../format.js'
+import { plainFields } from './fields.js'
 import { encodeReasoningCarrier } from './reasoning-carrier.js'
 
 const FORMAT = 'chat-completions'
@@ -216,18 +217,12 @@ export function encodeRequest(request: ir.Request, _options?: EncodeRequestOptio
     if (extensions && 'max_tokens' in extensions) body.max_tokens = request.maxTokens
     else body.max_completion_tokens = request.maxTokens
   }
-  if (request.temperature !== undefined) body.temperature = request.temperature
-  if (request.topP !== undefined) body.top_p = request.topP
+  const from = request as unknown as Record<string, unknown>
+  for (let i = 0; i < plainFields.length; i += 2) {
+    const value = from[plainFields[i + 1] as string]
+    if (value !== undefined) body[plainFields[i] as string] = value
+  }
   if (request.topK !== undefined) warnings.push({ type: 'dropped', path: 'topK', message: 'top_k is not supported' })
-  if (request.stopSequences !== undefined) body.stop = request.stopSequences
-  if (request.n !== undefined) body.n = request.n
-  if (request.seed !== undefined) body.seed = request.seed
-  if (request.presencePenalty !== undefined) body.presence_penalty = request.presencePenalty
-  if (request.frequencyPenalty !== undefined) body.frequency_penalty = request.frequencyPenalty
-  if (request.logprobs !== undefined) body.logprobs = request.logprobs
-  if (request.topLogprobs !== undefined) body.top_logprobs = request.topLogprobs
-  if (request.user !== undefined) body.user = request.user
-  if (request.metadata !== undefined) body.metadata = request.metadata
   const reasoning = request.reasoning
   if (reasoning) {
     if (reasoning.enabled === false) body.reasoning_effort = 'none'

@@ -26,22 +26,8 @@ import {
 } from './blocks.js'
 import { requestSchema, type WireBlock, type WireContent, type WireRequest, type WireSource } from './schema.js'
 
-const known = new Set([
-  'model',
-  'max_tokens',
-  'messages',
-  'system',
-  'temperature',
-  'top_p',
-  'top_k',
-  'stop_sequences',
-  'stream',
-  'tools',
-  'tool_choice',
-  'thinking',
-  'output_config',
-  'metadata',
-])
+/** Top-level keys the IR holds (the schema's): every other key goes to `extensions.messages` verbatim. */
+const known = new Set(Object.keys(requestSchema.shape))
 
 interface Context {
   warnings: ir.Warning[]

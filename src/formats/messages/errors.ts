@@ -42,19 +42,9 @@ const typeForCode: Record<ir.ErrorCode, string> = {
   timeout: 'timeout_error',
 }
 
-const codeForType: Record<string, ir.ErrorCode> = {
-  invalid_request_error: 'invalid-request',
-  authentication_error: 'authentication',
-  billing_error: 'billing',
-  permission_error: 'permission',
-  not_found_error: 'not-found',
-  conflict_error: 'conflict',
-  request_too_large: 'request-too-large',
-  rate_limit_error: 'rate-limit',
-  api_error: 'internal',
-  timeout_error: 'timeout',
-  overloaded_error: 'overloaded',
-}
+/** The inverse of `typeForCode` (the first code of each type: `invalid_request_error` → `invalid-request`). */
+const codeForType: Record<string, ir.ErrorCode> = {}
+for (const code in typeForCode) codeForType[typeForCode[code as ir.ErrorCode]] ??= code as ir.ErrorCode
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value)
