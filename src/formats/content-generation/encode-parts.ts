@@ -101,12 +101,16 @@ const fallbackMime = { image: 'image/jpeg', audio: 'audio/wav', document: 'appli
 /** The IR path of part `pi` of message `mi`, built only when a warning needs it. */
 const partPath = (mi: number, pi: number) => `messages[${mi}].content[${pi}]`
 
-function encodeToolCall(part: ir.ToolCallPart, mi: number, pi: number, warnings: Warnings): Wire {
+/**
+ * A tool call's `{ functionCall }` (unsigned). `functionCall.id` is written only when the call came from Gemini with an
+ * id (own provider data): generated and foreign ids mean nothing to a Gemini client.
+ */
+export function functionCallPart(part: ir.ToolCallPart, path: string, warnings: Warnings): Wire {
   let args = argumentsObject(part)
   if (!args) {
     warnings.push({
       type: 'changed',
-      path: `${partPath(mi, pi)}.arguments`,
+      path: `${path}.arguments`,
       message: 'Arguments are not a JSON object; sent as {}',
     })
     args = {}
@@ -114,7 +118,7 @@ function encodeToolCall(part: ir.ToolCallPart, mi: number, pi: number, warnings:
   const call: Wire = { name: part.name, args }
   const id = own(part)?.id
   if (typeof id === 'string') call.id = id
-  return signed({ functionCall: call }, part)
+  return { functionCall: call }
 }
 
 function resultResponse(part: ir.ToolResultPart): Record<string, unknown> {
@@ -193,7 +197,7 @@ export function encodePart(
     case 'text':
       return signed({ text: part.text }, part)
     case 'tool-call':
-      return encodeToolCall(part, mi, pi, warnings)
+      return signed(functionCallPart(part, partPath(mi, pi), warnings), part)
     case 'tool-result':
       return encodeToolResult(part, calls, mi, pi, warnings)
   }

@@ -2,9 +2,8 @@
 import type * as ir from '../../ir/index.js'
 import { reportForeignExtensions } from '../../shared/foreign-extensions.js'
 import { envelopeFor } from '../../shared/reasoning-envelope.js'
-import { argumentsObject } from '../../shared/tool-arguments.js'
 import type { Converted } from '../format.js'
-import { own } from './encode-parts.js'
+import { functionCallPart, own } from './encode-parts.js'
 import { fromFinishReason } from './finish-reason.js'
 import { encodeUsage } from './usage.js'
 
@@ -23,8 +22,8 @@ function signed(wire: Wire, part: { providerData?: ir.ProviderData }): Wire {
 }
 
 /**
- * One assistant part → a wire part. `functionCall.id` is written only when the call came from Gemini with an id
- * (own provider data): generated and foreign ids mean nothing to a Gemini client (the SDK ignores them anyway).
+ * One assistant part → a wire part (a call's `functionCall.id` only when it came from Gemini with one: the SDK ignores
+ * any other).
  */
 export function encodeAssistantPart(part: ir.AssistantPart, path: string, warnings: ir.Warning[]): Wire | undefined {
   switch (part.type) {
@@ -40,21 +39,8 @@ export function encodeAssistantPart(part: ir.AssistantPart, path: string, warnin
     case 'redacted-reasoning':
       // An empty thought whose signature envelope holds the redacted data: a Gemini client replays it (policy 3).
       return { text: '', thought: true, thoughtSignature: envelopeFor(part.providerData, F, part.data) }
-    case 'tool-call': {
-      let args = argumentsObject(part)
-      if (!args) {
-        warnings.push({
-          type: 'changed',
-          path: `${path}.arguments`,
-          message: 'Arguments are not a JSON object; sent as {}',
-        })
-        args = {}
-      }
-      const call: Wire = { name: part.name, args }
-      const id = own(part)?.id
-      if (typeof id === 'string') call.id = id
-      return signed({ functionCall: call }, part)
-    }
+    case 'tool-call':
+      return signed(functionCallPart(part, path, warnings), part)
     case 'image':
     case 'audio':
       if (part.source.type === 'base64')

@@ -201,11 +201,8 @@ export class ResponsesEncoder implements StreamStep<ir.StreamEvent, SseFrame> {
    */
   resume(start: ir.MessageStartEvent, sequence: number, items: readonly Wire[] = []): void {
     for (let i = 0; i < items.length; i++) if (items[i]) this.done[i] = items[i] as Wire
-    this.started = true
     this.sequence = sequence
-    const id = responseIdOf(start.id)
-    this.nextId = itemIdMaker(id)
-    this.shell = responseShell(id, start.model, start.created ?? Math.floor(Date.now() / 1000))
+    this.begin(start)
   }
 
   end(out: SseFrame[]): void {
@@ -218,11 +215,16 @@ export class ResponsesEncoder implements StreamStep<ir.StreamEvent, SseFrame> {
     out.push(jsonFrame(type, JSON.stringify({ type, sequence_number: this.sequence++, ...payload })))
   }
 
-  private start(out: SseFrame[], event: ir.MessageStartEvent | undefined): void {
+  /** The response id, item ids and shell of a stream that starts (or resumes) with `event`. */
+  private begin(event: ir.MessageStartEvent | undefined): void {
     this.started = true
     const id = responseIdOf(event?.id || '')
     this.nextId = itemIdMaker(id)
     this.shell = responseShell(id, event?.model ?? '', event?.created ?? Math.floor(Date.now() / 1000))
+  }
+
+  private start(out: SseFrame[], event: ir.MessageStartEvent | undefined): void {
+    this.begin(event)
     this.emit(out, 'response.created', { response: { ...this.shell } })
     this.emit(out, 'response.in_progress', { response: { ...this.shell } })
   }
@@ -296,17 +298,13 @@ export class ResponsesEncoder implements StreamStep<ir.StreamEvent, SseFrame> {
     this.closeAll(out)
     const response: Wire = { ...this.shell }
     applyStatus(response, reason, Math.floor(Date.now() / 1000))
-    response.output = this.done.filter(Boolean)
-    response.usage = encodeUsage(this.usage)
     const type =
       response.status === 'incomplete'
         ? 'response.incomplete'
         : response.status === 'failed'
           ? 'response.failed'
           : 'response.completed'
-    this.emit(out, type, { response })
-    out.push({ data: '[DONE]' })
-    this.ended = true
+    this.terminal(out, type, response)
   }
 
   private fail(out: SseFrame[], error: ir.ErrorInfo): void {
@@ -314,14 +312,14 @@ export class ResponsesEncoder implements StreamStep<ir.StreamEvent, SseFrame> {
     const code = streamErrorCode(error)
     const message = streamErrorMessage(error)
     this.emit(out, 'error', { code, message, param: error.param ?? null })
-    const response: Wire = {
-      ...this.shell,
-      status: 'failed',
-      error: { code, message },
-      output: this.done.filter(Boolean),
-    }
+    this.terminal(out, 'response.failed', { ...this.shell, status: 'failed', error: { code, message } })
+  }
+
+  /** The terminal event (the output so far and the usage on its response), then `[DONE]`. */
+  private terminal(out: SseFrame[], type: string, response: Wire): void {
+    response.output = this.done.filter(Boolean)
     response.usage = encodeUsage(this.usage)
-    this.emit(out, 'response.failed', { response })
+    this.emit(out, type, { response })
     out.push({ data: '[DONE]' })
     this.ended = true
   }
