@@ -1,5 +1,6 @@
 import { errorCodeForStatus } from '../../ir/error.js'
 import type * as ir from '../../ir/index.js'
+import { isRecord } from '../../shared/is-record.js'
 import { generateToolCallId } from '../../shared/tool-ids.js'
 import { plainCount, plainString } from '../../stream/quick-json.js'
 import { type StreamStep, stepToTransformStream } from '../../stream/step.js'
@@ -42,10 +43,6 @@ interface Block {
   /** Tool calls: the call id. */
   id?: string
   providerData?: ir.ProviderData
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
 const refusalData: ir.ProviderData = { 'chat-completions': { refusal: true } }

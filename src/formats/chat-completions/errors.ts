@@ -5,6 +5,7 @@
 
 import { errorCodeForStatus } from '../../ir/error.js'
 import type * as ir from '../../ir/index.js'
+import { isRecord } from '../../shared/is-record.js'
 
 /** IR code → OpenAI `error.type` and default `error.code` (the one table, both directions). */
 const table: Record<ir.ErrorCode, { type: string; code: string | null }> = {
@@ -23,10 +24,6 @@ const table: Record<ir.ErrorCode, { type: string; code: string | null }> = {
   upstream: { type: 'server_error', code: null },
   overloaded: { type: 'server_error', code: null },
   timeout: { type: 'server_error', code: 'timeout' },
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
 function codeFor(status: number, type: string | undefined, code: string | undefined): ir.ErrorCode {

@@ -1,4 +1,5 @@
 import type * as ir from '../../ir/index.js'
+import { isRecord } from '../../shared/is-record.js'
 
 /**
  * Policy 3 — the chat-completions reasoning carrier.
@@ -90,10 +91,6 @@ export function encodeReasoningCarrier(parts: readonly ir.AssistantPart[]): Reas
   if (text !== undefined) carrier.reasoningContent = text
   if (details.length > 0) carrier.details = details
   return carrier
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
 /** The informational string fields of an entry, when present, are strings. */

@@ -4,11 +4,11 @@
  * deepest issue only). Each check pushes paths relative to what it checks and its caller prefixes them, so paths are
  * built only on failure and a valid `messages` array allocates nothing but the (empty) result.
  */
+
+import { isRecord } from '../../shared/is-record.js'
 import type { Problem } from '../../shared/schema.js'
 
 type Json = Record<string, unknown>
-
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v)
 
 function describe(v: unknown): string {
   if (v === null) return 'null'
@@ -41,7 +41,7 @@ function str(out: Problem[], o: Json, key: string, mode: 0 | 1 | 2): undefined {
 
 function obj(out: Problem[], o: Json, key: string): Json | undefined {
   const v = o[key]
-  if (isObject(v)) return v
+  if (isRecord(v)) return v
   typeProblem(out, [key], 'object', v)
   return undefined
 }
@@ -56,7 +56,7 @@ const details = new Set(['auto', 'low', 'high'])
 
 /** One content part; kind 0 = text only, 1 = user, 2 = assistant. */
 function checkPart(out: Problem[], part: unknown, kind: 0 | 1 | 2): undefined {
-  if (!isObject(part)) return typeProblem(out, [], 'object', part)
+  if (!isRecord(part)) return typeProblem(out, [], 'object', part)
   const type = part.type
   if (kind === 0) {
     if (type !== 'text')
@@ -103,7 +103,7 @@ function checkContent(out: Problem[], message: Json, kind: 0 | 1 | 2, nullable: 
   for (let i = 0; i < content.length; i++) {
     const part = content[i]
     // fast path for the common text part
-    if (isObject(part) && part.type === 'text' && typeof part.text === 'string') continue
+    if (isRecord(part) && part.type === 'text' && typeof part.text === 'string') continue
     const before = out.length
     checkPart(out, part, kind)
     prefix(out, before, 'content', i)
@@ -127,7 +127,7 @@ function checkToolCalls(out: Problem[], calls: unknown): undefined {
   for (let i = 0; i < calls.length; i++) {
     const call = calls[i]
     const start = out.length
-    if (!isObject(call)) typeProblem(out, [], 'object', call)
+    if (!isRecord(call)) typeProblem(out, [], 'object', call)
     else if (call.type !== 'function' && call.type !== 'custom') badDiscriminator(out, ['type'], call.type)
     else {
       str(out, call, 'id', 0)
@@ -156,7 +156,7 @@ export function checkMessages(messages: unknown): Problem[] {
   for (let m = 0; m < messages.length; m++) {
     const message = messages[m]
     const start = out.length
-    if (!isObject(message)) typeProblem(out, [], 'object', message)
+    if (!isRecord(message)) typeProblem(out, [], 'object', message)
     else checkMessage(out, message)
     prefix(out, start, m)
   }
@@ -183,7 +183,7 @@ function checkMessage(out: Problem[], message: Json): void {
       checkToolCalls(out, message.tool_calls)
       const fn = message.function_call
       if (fn !== undefined && fn !== null) {
-        if (isObject(fn)) {
+        if (isRecord(fn)) {
           const at = out.length
           checkFunctionCall(out, fn)
           prefix(out, at, 'function_call')

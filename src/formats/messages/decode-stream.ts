@@ -9,6 +9,7 @@
  * before `message_stop`) becomes an `error` event, never a stream error; nothing follows an error.
  */
 import type * as ir from '../../ir/index.js'
+import { isRecord } from '../../shared/is-record.js'
 import { plainCount, plainString } from '../../stream/quick-json.js'
 import { type StreamStep, stepToTransformStream } from '../../stream/step.js'
 import type { SseMessage } from '../format.js'
@@ -17,8 +18,6 @@ import { toFinishReason } from './finish-reason.js'
 import { decodePartialUsage, decodeUsage, type MessagesUsage } from './usage.js'
 
 type Json = Record<string, unknown>
-
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value)
 
 interface OpenBlock {
   kind: 'text' | 'reasoning' | 'tool-call'
@@ -69,7 +68,7 @@ export function decodeStreamStep(): StreamStep<SseMessage, ir.StreamEvent> {
   let stopSequence: string | undefined
 
   function mergeUsage(wire: unknown): void {
-    if (!isObject(wire)) return
+    if (!isRecord(wire)) return
     hasUsage = true
     // Cumulative values: a present field overwrites, an absent or null one keeps the earlier value.
     for (const key in wire) if (wire[key] !== undefined && wire[key] !== null) usage[key] = wire[key]
@@ -104,7 +103,7 @@ export function decodeStreamStep(): StreamStep<SseMessage, ir.StreamEvent> {
     const wireIndex = data.index
     const block = data.content_block
     if (!isIndex(wireIndex)) return 'content_block_start.index: expected a non-negative integer'
-    if (!isObject(block) || typeof block.type !== 'string') return 'content_block_start.content_block: expected a block'
+    if (!isRecord(block) || typeof block.type !== 'string') return 'content_block_start.content_block: expected a block'
     if (blocks.has(wireIndex)) return `content_block_start.index: block ${wireIndex} is already open`
     const index = nextIndex
     switch (block.type) {
@@ -146,7 +145,7 @@ export function decodeStreamStep(): StreamStep<SseMessage, ir.StreamEvent> {
         const extra = extras(block, toolUseKeys)
         if (extra) event.providerData = extra
         out.push(event)
-        if (isObject(block.input) && Object.keys(block.input).length > 0)
+        if (isRecord(block.input) && Object.keys(block.input).length > 0)
           out.push({ type: 'tool-call-delta', index, argumentsDelta: JSON.stringify(block.input) })
         sawToolUse = true
         blocks.set(wireIndex, { kind: 'tool-call', index })
@@ -165,7 +164,7 @@ export function decodeStreamStep(): StreamStep<SseMessage, ir.StreamEvent> {
     if (block === undefined) return `content_block_delta.index: no open block ${String(data.index)}`
     if (block === skipped) return undefined
     const delta = data.delta
-    if (!isObject(delta)) return 'content_block_delta.delta: expected an object'
+    if (!isRecord(delta)) return 'content_block_delta.delta: expected an object'
     const index = block.index
     switch (delta.type) {
       case 'text_delta':
@@ -202,7 +201,7 @@ export function decodeStreamStep(): StreamStep<SseMessage, ir.StreamEvent> {
     switch (type) {
       case 'message_start': {
         const message = data.message
-        if (!isObject(message)) problem = 'message_start.message: expected an object'
+        if (!isRecord(message)) problem = 'message_start.message: expected an object'
         else if (started) problem = 'message_start: a second message_start'
         else {
           started = true
@@ -212,7 +211,7 @@ export function decodeStreamStep(): StreamStep<SseMessage, ir.StreamEvent> {
             id: typeof message.id === 'string' ? message.id : '',
             model: typeof message.model === 'string' ? message.model : '',
           }
-          if (isObject(message.usage)) event.usage = decodePartialUsage(message.usage as Partial<MessagesUsage>)
+          if (isRecord(message.usage)) event.usage = decodePartialUsage(message.usage as Partial<MessagesUsage>)
           out.push(event)
         }
         break
@@ -233,11 +232,11 @@ export function decodeStreamStep(): StreamStep<SseMessage, ir.StreamEvent> {
         break
       }
       case 'message_delta': {
-        const delta = isObject(data.delta) ? data.delta : {}
+        const delta = isRecord(data.delta) ? data.delta : {}
         if (delta.stop_reason !== undefined)
           stopReason = typeof delta.stop_reason === 'string' ? delta.stop_reason : null
         if (typeof delta.stop_sequence === 'string') stopSequence = delta.stop_sequence
-        if (isObject(data.usage)) {
+        if (isRecord(data.usage)) {
           mergeUsage(data.usage)
           out.push({ type: 'usage', usage: decodePartialUsage(usage) })
         }
@@ -295,7 +294,7 @@ export function decodeStreamStep(): StreamStep<SseMessage, ir.StreamEvent> {
         fail(out, upstreamError(`messages stream: malformed JSON in a ${message.event ?? 'message'} event`))
         return
       }
-      if (!isObject(data)) {
+      if (!isRecord(data)) {
         fail(out, upstreamError(`messages stream: ${message.event ?? 'message'} data is not an object`))
         return
       }

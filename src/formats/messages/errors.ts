@@ -6,6 +6,7 @@
 
 import { errorCodeForStatus, errorStatus } from '../../ir/error.js'
 import type * as ir from '../../ir/index.js'
+import { isRecord } from '../../shared/is-record.js'
 
 const typeForStatus: Record<number, string> = {
   400: 'invalid_request_error',
@@ -46,12 +47,9 @@ const typeForCode: Record<ir.ErrorCode, string> = {
 const codeForType: Record<string, ir.ErrorCode> = {}
 for (const code in typeForCode) codeForType[typeForCode[code as ir.ErrorCode]] ??= code as ir.ErrorCode
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
-
 /** Total: any status and any body (even a string or null) give an ErrorInfo. */
 export function decodeError(status: number, body: unknown): ir.ErrorInfo {
-  const error = isObject(body) && isObject(body.error) ? body.error : undefined
+  const error = isRecord(body) && isRecord(body.error) ? body.error : undefined
   const vendorType = typeof error?.type === 'string' ? error.type : undefined
   const httpError = status >= 400 && status <= 599
   const code = httpError
@@ -64,7 +62,7 @@ export function decodeError(status: number, body: unknown): ir.ErrorInfo {
   const info: ir.ErrorInfo = { code, status: realStatus, message, rawFormat: 'messages' }
   if (vendorType) info.vendorType = vendorType
   const details = error?.details
-  if (isObject(details) && typeof details.error_code === 'string') info.vendorCode = details.error_code
+  if (isRecord(details) && typeof details.error_code === 'string') info.vendorCode = details.error_code
   return info
 }
 

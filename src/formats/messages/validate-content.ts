@@ -4,6 +4,8 @@
  * into the schemas as a check (`checked`, shared/schema.ts), so errors still come out of `parseWire` with the full
  * path (`messages[1].content[0].source.data`). Unknown block types are refused (`…content[0].type`).
  */
+
+import { isRecord } from '../../shared/is-record.js'
 import type { Problem } from '../../shared/schema.js'
 
 type Json = Record<string, unknown>
@@ -30,8 +32,6 @@ function at(found: Problem, ...prefix: Array<string | number>): Problem {
   return found
 }
 
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value)
-
 /** Checks `block[key]`: `required` string, or an optional (and optionally nullable) one. */
 function str(block: Json, key: string, mode: 'required' | 'optional' | 'nullable'): Problem | undefined {
   const value = block[key]
@@ -43,13 +43,13 @@ function str(block: Json, key: string, mode: 'required' | 'optional' | 'nullable
 
 function optionalObject(block: Json, key: string): Problem | undefined {
   const value = block[key]
-  if (value === undefined || value === null || isObject(value)) return undefined
+  if (value === undefined || value === null || isRecord(value)) return undefined
   return problem([key], 'object', value)
 }
 
 function checkSource(block: Json, document: boolean): Problem | undefined {
   const source = block.source
-  if (!isObject(source)) return problem(['source'], 'object', source)
+  if (!isRecord(source)) return problem(['source'], 'object', source)
   const p =
     str(source, 'type', 'required') ??
     str(source, 'media_type', 'nullable') ??
@@ -60,7 +60,7 @@ function checkSource(block: Json, document: boolean): Problem | undefined {
   if (document && source.content !== undefined && typeof source.content !== 'string') {
     if (!Array.isArray(source.content)) return problem(['source', 'content'], 'string or array', source.content)
     for (let i = 0; i < source.content.length; i++) {
-      if (!isObject(source.content[i])) return problem(['source', 'content', i], 'object', source.content[i])
+      if (!isRecord(source.content[i])) return problem(['source', 'content', i], 'object', source.content[i])
     }
   }
   return undefined
@@ -108,7 +108,7 @@ function unknownType(type: string, allowed: Set<string>): Problem {
 }
 
 function checkBlock(block: unknown, inToolResult: boolean): Problem | undefined {
-  if (!isObject(block)) return problem([], 'object', block)
+  if (!isRecord(block)) return problem([], 'object', block)
   const type = block.type
   if (typeof type !== 'string') return problem(['type'], 'string', type)
   switch (type) {
@@ -138,7 +138,7 @@ function checkBlock(block: unknown, inToolResult: boolean): Problem | undefined 
     case 'tool_use': {
       const p = str(block, 'id', 'required') ?? str(block, 'name', 'required')
       if (p) return p
-      return isObject(block.input) ? undefined : problem(['input'], 'object', block.input)
+      return isRecord(block.input) ? undefined : problem(['input'], 'object', block.input)
     }
     case 'tool_result': {
       const p = str(block, 'tool_use_id', 'required')
@@ -189,7 +189,7 @@ export function checkMessages(messages: unknown): Problem | undefined {
   if (!Array.isArray(messages)) return problem([], 'array', messages)
   for (let i = 0; i < messages.length; i++) {
     const message = messages[i]
-    if (!isObject(message)) return problem([i], 'object', message)
+    if (!isRecord(message)) return problem([i], 'object', message)
     if (!roles.has(message.role as string)) {
       return {
         path: [i, 'role'],
@@ -210,10 +210,10 @@ export function checkTools(tools: unknown): Problem | undefined {
   if (!Array.isArray(tools)) return problem([], 'array', tools)
   for (let i = 0; i < tools.length; i++) {
     const tool = tools[i]
-    if (!isObject(tool)) return problem([i], 'object', tool)
+    if (!isRecord(tool)) return problem([i], 'object', tool)
     const p = str(tool, 'name', 'required') ?? str(tool, 'type', 'optional') ?? str(tool, 'description', 'optional')
     if (p) return at(p, i)
-    if (tool.input_schema !== undefined && !isObject(tool.input_schema)) {
+    if (tool.input_schema !== undefined && !isRecord(tool.input_schema)) {
       return problem([i, 'input_schema'], 'object', tool.input_schema)
     }
     if (tool.strict !== undefined && typeof tool.strict !== 'boolean')
