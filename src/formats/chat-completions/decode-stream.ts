@@ -6,7 +6,7 @@ import { plainCount, plainString } from '../../stream/quick-json.js'
 import { type StreamStep, stepToTransformStream } from '../../stream/step.js'
 import type { SseMessage } from '../format.js'
 import { toFinishReason } from './finish-reason.js'
-import { type ChatCompletionsUsage, decodeUsage } from './usage.js'
+import { decodeUsage } from './usage.js'
 
 /**
  * chat-completions SSE → IR stream events.
@@ -149,7 +149,7 @@ class ChunkDecoder implements StreamStep<SseMessage, ir.StreamEvent> {
       }
     }
     if (isRecord(chunk.usage)) {
-      const usage = decodeUsage(sanitizeUsage(chunk.usage)) as ir.Usage
+      const usage = decodeUsage(chunk.usage) as ir.Usage
       this.lastUsage = usage
       if (this.finish) this.finish.usage = usage
       else out.push({ type: 'usage', usage })
@@ -287,30 +287,6 @@ function mergeInto(block: Block, extra: unknown): void {
 
 function numberOr(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isFinite(value) ? value : undefined
-}
-
-/** Keeps only numeric usage fields, so vendor garbage never reaches the IR. */
-function sanitizeUsage(raw: Record<string, unknown>): Partial<ChatCompletionsUsage> {
-  const usage: Partial<ChatCompletionsUsage> = {}
-  const prompt = numberOr(raw.prompt_tokens)
-  if (prompt !== undefined) usage.prompt_tokens = prompt
-  const completion = numberOr(raw.completion_tokens)
-  if (completion !== undefined) usage.completion_tokens = completion
-  const total = numberOr(raw.total_tokens)
-  if (total !== undefined) usage.total_tokens = total
-  if (isRecord(raw.prompt_tokens_details)) {
-    const details: NonNullable<ChatCompletionsUsage['prompt_tokens_details']> = {}
-    const cached = numberOr(raw.prompt_tokens_details.cached_tokens)
-    if (cached !== undefined) details.cached_tokens = cached
-    const written = numberOr(raw.prompt_tokens_details.cache_write_tokens)
-    if (written !== undefined) details.cache_write_tokens = written
-    usage.prompt_tokens_details = details
-  }
-  if (isRecord(raw.completion_tokens_details)) {
-    const reasoning = numberOr(raw.completion_tokens_details.reasoning_tokens)
-    if (reasoning !== undefined) usage.completion_tokens_details = { reasoning_tokens: reasoning }
-  }
-  return usage
 }
 
 const statusByType: Record<string, number> = {

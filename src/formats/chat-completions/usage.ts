@@ -1,4 +1,5 @@
 import type * as ir from '../../ir/index.js'
+import { isRecord } from '../../shared/is-record.js'
 
 /** The wire usage object (subset we read and write). @see https://platform.openai.com/docs/api-reference/chat/object#chat/object-usage */
 export interface ChatCompletionsUsage {
@@ -14,17 +15,29 @@ export interface ChatCompletionsUsage {
   } | null
 }
 
-/** OpenAI semantics: `prompt_tokens` includes cached tokens, `completion_tokens` includes reasoning. */
-export function decodeUsage(usage: Partial<ChatCompletionsUsage> | null | undefined): ir.Usage | undefined {
-  if (!usage) return undefined
-  const result: ir.Usage = { inputTokens: usage.prompt_tokens ?? 0, outputTokens: usage.completion_tokens ?? 0 }
-  const cached = usage.prompt_tokens_details?.cached_tokens
+const count = (value: unknown): number | undefined =>
+  typeof value === 'number' && Number.isFinite(value) ? value : undefined
+
+/**
+ * OpenAI semantics: `prompt_tokens` includes cached tokens, `completion_tokens` includes reasoning. Reads only numeric
+ * fields (a stream chunk's usage is not schema-checked), so vendor garbage never reaches the IR.
+ */
+export function decodeUsage(usage: unknown): ir.Usage | undefined {
+  if (!isRecord(usage)) return undefined
+  const prompt = isRecord(usage.prompt_tokens_details) ? usage.prompt_tokens_details : undefined
+  const completion = isRecord(usage.completion_tokens_details) ? usage.completion_tokens_details : undefined
+  const result: ir.Usage = {
+    inputTokens: count(usage.prompt_tokens) ?? 0,
+    outputTokens: count(usage.completion_tokens) ?? 0,
+  }
+  const cached = count(prompt?.cached_tokens)
   if (cached) result.cachedInputTokens = cached
-  const written = usage.prompt_tokens_details?.cache_write_tokens
+  const written = count(prompt?.cache_write_tokens)
   if (written) result.cacheWriteInputTokens = written
-  const reasoning = usage.completion_tokens_details?.reasoning_tokens
+  const reasoning = count(completion?.reasoning_tokens)
   if (reasoning) result.reasoningTokens = reasoning
-  if (usage.total_tokens !== undefined) result.totalTokens = usage.total_tokens
+  const total = count(usage.total_tokens)
+  if (total !== undefined) result.totalTokens = total
   return result
 }
 
