@@ -292,7 +292,8 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
     return record ? recordAnswer(answer, record.input, record.store, record.scope) : answer
   }
 
-  async function respondTo(
+  /** Not `async`: a passthrough's promise is `forward`'s own (no frame of its own per request). */
+  function respondTo(
     exchange: Exchange,
     body: unknown,
     /** The body's text when `body` is its unchanged parse (passthrough forwards it). */
@@ -302,7 +303,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
     decoded: Converted<ir.Request> | undefined,
     resolved: NonNullable<ReturnType<typeof resolveModel>>,
     onWarning: (warning: ir.Warning) => void,
-  ): Promise<ExchangeResult> {
+  ): ExchangeResult | Promise<ExchangeResult> {
     const { format, route, event } = exchange
     const model = event.model as string
     const sameFormat = resolved.upstream.format === format.id

@@ -13,6 +13,7 @@ import { inStreamErrorText, passthroughAnswer, withTail } from '../http/passthro
 import { errorResult, type RespondOptions, translateAnswer } from '../http/respond.js'
 import {
   buildUpstreamBody,
+  passthroughBody,
   type RequestHead,
   type UpstreamRequestInput,
   upstreamKind,
@@ -20,6 +21,7 @@ import {
 import type * as ir from '../ir/index.js'
 import { appendMember } from '../shared/json-splice.js'
 import type { Exchange } from './create-gateway.js'
+import type { Deadline, DeadlineList } from './deadlines.js'
 import { errorInfo } from './errors.js'
 import { type ExchangeResult, isChunkSource, observe } from './exchange.js'
 import { withIdleTimeout } from './idle.js'
@@ -88,6 +90,60 @@ function targetOf(resolved: ResolvedModel, kind: 'generate' | 'count-tokens', st
   return target
 }
 
+/**
+ * One upstream call's cancellation: the client going away or the timeout (until the answer's headers; a stream's
+ * total time is not bounded once it started). One object per call with methods, not a closure each: a closure keeps
+ * its whole context alive (every local of `forward`'s frame), and these outlive young-generation collections while the
+ * call waits for the upstream (see `RouteView` in exchange.ts).
+ */
+class CallGuard {
+  readonly handle: Cancel = createCancel()
+  timedOut = false
+  /** Stops listening for the client going away (called once the answer ended, or failed). */
+  readonly unsubscribe: () => void
+  private readonly deadline: Deadline | undefined
+  private readonly timer: ReturnType<typeof setTimeout> | undefined
+
+  constructor(
+    exchange: Exchange,
+    private readonly timeouts: DeadlineList | undefined,
+    ms: number,
+  ) {
+    const handle = this.handle
+    this.unsubscribe = exchange.request.onClose(() => cancel(handle))
+    const onTimeout = () => this.expire()
+    this.deadline = timeouts?.add(onTimeout)
+    this.timer = this.deadline ? undefined : setTimeout(onTimeout, ms)
+  }
+
+  private expire(): void {
+    this.timedOut = true
+    cancel(this.handle)
+  }
+
+  stopTimer(): void {
+    if (this.deadline) this.timeouts?.remove(this.deadline)
+    else clearTimeout(this.timer)
+  }
+
+  release(): void {
+    this.stopTimer()
+    this.unsubscribe()
+  }
+}
+
+/** The client's error when the call failed before an answer: timed out, cancelled by the client, or unreachable. */
+function callFailure(exchange: Exchange, guard: CallGuard, name: string): ExchangeResult {
+  guard.release()
+  exchange.error = guard.timedOut ? 'timeout' : 'upstream'
+  const info = guard.timedOut
+    ? errorInfo('timeout', `The upstream "${name}" did not answer in time`)
+    : guard.handle.cancelled
+      ? { code: 'upstream' as const, status: 499, message: 'The client closed the request' }
+      : errorInfo('upstream', `The upstream "${name}" is unreachable`)
+  return errorResult(exchange.format, info, exchange.headers)
+}
+
 export async function forward(exchange: Exchange, input: ForwardInput): Promise<ExchangeResult> {
   const { format, route, event } = exchange
   const { options, resolved } = input
@@ -98,22 +154,34 @@ export async function forward(exchange: Exchange, input: ForwardInput): Promise<
   // A chat-completions client may have dropped the reasoning carrier: put back what the gateway kept (policy 3).
   const reasoning = !sameFormat && format.id === 'chat-completions' ? input.reasoning : undefined
   if (reasoning && decoded) reasoning.store.restore(reasoning.scope, decoded.value.messages)
-  const buildInput: UpstreamRequestInput = {
-    from: format.id,
-    to,
-    body: input.body,
-    stream: input.head.stream,
-    route,
-    upstream: upstreamConfig(resolved.upstream),
-    model: resolved.model,
-    fetchMedia: input.fetchMedia,
-  }
-  if (decoded) buildInput.decoded = decoded
-  if (options.defaultMaxTokens !== undefined) buildInput.defaultMaxTokens = options.defaultMaxTokens
-  if (sameFormat && input.text !== undefined) buildInput.text = input.text
-  const { kind, stream: upstreamStream } = upstreamKind(buildInput)
+  const { kind, stream: upstreamStream } = upstreamKind({ route, stream: input.head.stream })
   const target = targetOf(resolved, kind, upstreamStream)
-  const built = await buildUpstreamBody(buildInput)
+  let body: string
+  if (sameFormat) {
+    // Passthrough: the client's text, the model spliced in — synchronous (no promise of its own per request).
+    body = passthroughBody({ body: input.body, text: input.text, model: resolved.model })
+  } else {
+    const buildInput: UpstreamRequestInput = {
+      from: format.id,
+      to,
+      body: input.body,
+      stream: input.head.stream,
+      route,
+      upstream: upstreamConfig(resolved.upstream),
+      model: resolved.model,
+      fetchMedia: input.fetchMedia,
+    }
+    if (decoded) buildInput.decoded = decoded
+    if (options.defaultMaxTokens !== undefined) buildInput.defaultMaxTokens = options.defaultMaxTokens
+    const built = await buildUpstreamBody(buildInput)
+    body = built.body
+    if (decoded)
+      reportWarnings([...decoded.warnings, ...built.warnings], {
+        strict: options.strict,
+        onWarning: input.onWarning,
+        to,
+      })
+  }
   // A chat-completions passthrough stream reports usage only when asked: asked for onResponse, cut out for the client.
   const askUsage =
     sameFormat &&
@@ -121,45 +189,11 @@ export async function forward(exchange: Exchange, input: ForwardInput): Promise<
     format.id === 'chat-completions' &&
     options.onResponse !== undefined &&
     !input.head.streamIncludeUsage
-  if (askUsage) built.body = withIncludeUsage(built.body, input.body)
-  if (!sameFormat && decoded)
-    reportWarnings([...decoded.warnings, ...built.warnings], {
-      strict: options.strict,
-      onWarning: input.onWarning,
-      to,
-    })
+  if (askUsage) body = withIncludeUsage(body, input.body)
 
   // Cancelled by the client going away or by the timeout: a plain object, not an AbortController.
-  const handle: Cancel = createCancel()
-  let timedOut = false
-  const unsubscribe = exchange.request.onClose(() => cancel(handle))
-  const onTimeout = () => {
-    timedOut = true
-    cancel(handle)
-  }
-  const timeouts = exchange.timeouts
-  const deadline = timeouts?.add(onTimeout)
-  const timer = deadline ? undefined : setTimeout(onTimeout, options.timeoutMs ?? defaultTimeoutMs)
-  const stopTimer = () => {
-    if (deadline) timeouts?.remove(deadline)
-    else clearTimeout(timer)
-  }
-  const release = () => {
-    stopTimer()
-    unsubscribe()
-  }
-
-  const failure = (): ExchangeResult => {
-    release()
-    exchange.error = timedOut ? 'timeout' : 'upstream'
-    const info = timedOut
-      ? errorInfo('timeout', `The upstream "${resolved.name}" did not answer in time`)
-      : handle.cancelled
-        ? { code: 'upstream' as const, status: 499, message: 'The client closed the request' }
-        : errorInfo('upstream', `The upstream "${resolved.name}" is unreachable`)
-    return errorResult(format, info, exchange.headers)
-  }
-
+  const guard = new CallGuard(exchange, exchange.timeouts, options.timeoutMs ?? defaultTimeoutMs)
+  const handle = guard.handle
   const relay = {
     secrets: [resolved.upstream.apiKey],
     relayHeaders: options.relayHeaders,
@@ -171,9 +205,9 @@ export async function forward(exchange: Exchange, input: ForwardInput): Promise<
   try {
     // A content-generation client that asked for a JSON array (no `alt=sse`) gets the upstream's own JSON array.
     const url = sameFormat && route.streamJsonArray ? target.url.replace(/\?alt=sse$/, '') : target.url
-    answer = await exchange.transport({ url, headers: target.headers, body: built.body, cancel: handle })
+    answer = await exchange.transport({ url, headers: target.headers, body, cancel: handle })
   } catch {
-    return failure()
+    return callFailure(exchange, guard, resolved.name)
   }
 
   const stream = route.kind === 'generate' && event.stream === true
@@ -190,20 +224,26 @@ export async function forward(exchange: Exchange, input: ForwardInput): Promise<
       const onUsage = (usage: ir.Usage) => {
         exchange.usage = usage
       }
-      const tail = stream ? format.watchForwardedStream?.() : undefined
-      const failed = () => {
-        exchange.error = watched?.timedOut ? 'timeout' : 'upstream'
-        return inStreamErrorText(format, watched?.timedOut ? idleFailure(resolved.name, options) : streamFailure, tail)
-      }
-      const watcher = withTail(
-        usageField && stream
-          ? askUsage
-            ? usageChunkCutter(usageField, onUsage)
-            : usageWatcher(usageField, onUsage)
-          : undefined,
-        tail,
-      )
-      result = await passthroughAnswer(answer, stream, relay, failed, format, watcher)
+      if (stream) {
+        const tail = format.watchForwardedStream?.()
+        const failed = () => {
+          exchange.error = watched?.timedOut ? 'timeout' : 'upstream'
+          return inStreamErrorText(
+            format,
+            watched?.timedOut ? idleFailure(resolved.name, options) : streamFailure,
+            tail,
+          )
+        }
+        const watcher = withTail(
+          usageField
+            ? askUsage
+              ? usageChunkCutter(usageField, onUsage)
+              : usageWatcher(usageField, onUsage)
+            : undefined,
+          tail,
+        )
+        result = await passthroughAnswer(answer, stream, relay, failed, format, watcher)
+      } else result = await passthroughAnswer(answer, stream, relay, noStreamFailure, format)
       const body = result.body
       if (usageField && !isChunkSource(body) && body !== null && result.status >= 200 && result.status <= 299) {
         // A passthrough JSON answer is the upstream's bytes: decoded here only because someone listens for its usage.
@@ -235,22 +275,25 @@ export async function forward(exchange: Exchange, input: ForwardInput): Promise<
   } catch (error) {
     if (watched?.timedOut) {
       // The idle timeout before the first byte of a stream: nothing was sent yet, so a 504 in the client's format.
-      release()
+      guard.release()
       exchange.error = 'timeout'
       return errorResult(format, idleFailure(resolved.name, options), exchange.headers)
     }
-    if (InterlinguaError.isInstance(error) && !timedOut && !handle.cancelled) {
-      release()
+    if (InterlinguaError.isInstance(error) && !guard.timedOut && !handle.cancelled) {
+      guard.release()
       throw error
     }
-    return failure()
+    return callFailure(exchange, guard, resolved.name)
   }
   // A streamed answer is not bound by the timeout once it has started; the client leaving still cancels it.
-  stopTimer()
-  if (isChunkSource(result.body)) result.body = observe(result.body, unsubscribe)
-  else unsubscribe()
+  guard.stopTimer()
+  if (isChunkSource(result.body)) result.body = observe(result.body, guard.unsubscribe)
+  else guard.unsubscribe()
   return result
 }
+
+/** A JSON answer has no in-stream error frame. */
+const noStreamFailure = () => undefined
 
 /**
  * A chat-completions request body (JSON text) with `stream_options.include_usage: true`: appended in the text when the

@@ -105,20 +105,23 @@ export function validatedHead(format: Format, body: unknown, route: Partial<Rout
   }
 }
 
+/**
+ * The same-format (passthrough) body for the upstream, synchronously: the client's text with the upstream's model
+ * spliced in when it was given, else the parsed body re-serialised with it.
+ */
+export function passthroughBody(input: Pick<UpstreamRequestInput, 'body' | 'text' | 'model'>): string {
+  const hasModel = typeof input.body === 'object' && input.body !== null && 'model' in input.body
+  const spliced = input.text === undefined ? undefined : spliceModel(input.text, input.model, hasModel)
+  if (spliced !== undefined) return spliced
+  const body = hasModel ? { ...(input.body as Record<string, unknown>), model: input.model } : input.body
+  return JSON.stringify(body)
+}
+
 /** Builds the body text for the upstream. Returns the encoder's warnings (not yet reported). */
 export async function buildUpstreamBody(
   input: UpstreamRequestInput,
 ): Promise<{ body: string; warnings: ir.Warning[] }> {
-  if (input.from === input.to) {
-    const hasModel = typeof input.body === 'object' && input.body !== null && 'model' in input.body
-    const spliced = input.text === undefined ? undefined : spliceModel(input.text, input.model, hasModel)
-    if (spliced !== undefined) return { body: spliced, warnings: [] }
-    const body =
-      typeof input.body === 'object' && input.body !== null && 'model' in input.body
-        ? { ...(input.body as Record<string, unknown>), model: input.model }
-        : input.body
-    return { body: JSON.stringify(body), warnings: [] }
-  }
+  if (input.from === input.to) return { body: passthroughBody(input), warnings: [] }
   if (!input.decoded) throw new Error('buildUpstreamBody: a translated request needs its decoded body')
   const request = input.decoded.value
   request.model = input.model
