@@ -5,11 +5,17 @@
  * `readable`/`read()` — what arrived since the last read comes back as one chunk, and nothing is read ahead beyond the
  * stream's own buffer (backpressure reaches the upstream's TCP window).
  */
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http'
+import {
+  type ClientRequest,
+  Agent as HttpAgent,
+  request as httpRequest,
+  type IncomingMessage,
+  type RequestOptions,
+} from 'node:http'
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https'
 import type { Readable } from 'node:stream'
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib'
-import type { Cancel, UpstreamAnswer, UpstreamTransport } from '../gateway/upstream.js'
+import type { Cancel, UpstreamAnswer, UpstreamCall, UpstreamTransport } from '../gateway/upstream.js'
 import { staleSocketError } from './fetch.js'
 
 export interface NodeTransportOptions {
@@ -34,6 +40,14 @@ interface Waiter {
   reject(error: unknown): void
 }
 
+const answerOf = Symbol('interlingua.answer')
+type AnswerMessage = IncomingMessage & { [answerOf]?: MessageAnswer }
+
+/** An answer's `close` listener: a module function (the message is `this`), not a closure per answer. */
+function onAnswerClose(this: AnswerMessage): void {
+  this[answerOf]?.closed()
+}
+
 /**
  * An answer over an `IncomingMessage`. `next()` pulls with `read()` (what arrived since the last read, one chunk);
  * `text()`/`bytes()` on an answer nothing was read from collect the body in flowing mode (no promise per chunk). Listeners are
@@ -50,15 +64,19 @@ class MessageAnswer implements UpstreamAnswer {
 
   constructor(
     private readonly message: IncomingMessage,
-    handle: Cancel,
+    private readonly handle: Cancel,
   ) {
     this.status = message.statusCode ?? 502
     handle.onCancel = () => this.close()
-    // A socket closed before the end (upstream reset, or cancelled) fails the body.
-    message.on('close', () => {
-      if (message.complete && !handle.cancelled) return
-      this.fail(handle.cancelled ? aborted() : new Error('The upstream connection closed before the body ended'))
-    })
+    ;(message as AnswerMessage)[answerOf] = this
+    message.on('close', onAnswerClose)
+  }
+
+  /** The socket closed: before the end (upstream reset, or cancelled), that fails the body. */
+  closed(): void {
+    const handle = this.handle
+    if (this.message.complete && !handle.cancelled) return
+    this.fail(handle.cancelled ? aborted() : new Error('The upstream connection closed before the body ended'))
   }
 
   header(name: string): string | null {
@@ -191,6 +209,72 @@ function destroyer(request: { destroy(error?: Error): unknown }): () => void {
   return () => request.destroy(aborted())
 }
 
+const pendingOf = Symbol('interlingua.pendingCall')
+type Tagged = ClientRequest & { [pendingOf]?: PendingCall }
+
+/**
+ * One upstream call until its answer's headers: the request (sent once more on a fresh connection when a reused one was
+ * stale) and how the call's promise settles. Its listeners are module functions that find it on the request (`this`
+ * of an emitter's listener), not closures per call: a closure keeps its context alive while the call waits.
+ */
+class PendingCall {
+  settled = false
+  retried = false
+
+  constructor(
+    readonly call: UpstreamCall,
+    private readonly endpoint: Endpoint,
+    private readonly headers: string[],
+    readonly resolve: (answer: UpstreamAnswer) => void,
+    readonly reject: (error: unknown) => void,
+  ) {}
+
+  send(retried: boolean): void {
+    this.retried = retried
+    const endpoint = this.endpoint
+    const request: Tagged = (endpoint.https ? httpsRequest : httpRequest)({
+      ...endpoint.options,
+      headers: this.headers,
+    })
+    request[pendingOf] = this
+    this.call.cancel.onCancel = destroyer(request)
+    request.on('error', onCallError)
+    request.on('response', onCallResponse)
+    request.end(this.call.body)
+  }
+}
+
+function onCallError(this: Tagged, error: Error): void {
+  const pending = this[pendingOf]
+  if (!pending || pending.settled) return
+  if (pending.call.cancel.cancelled) {
+    pending.settled = true
+    pending.reject(aborted())
+    return
+  }
+  // The keep-alive race: the upstream closed an idle connection just as this request was written on it, so it was
+  // never answered. Sent once more on a new connection (Node's documented `reusedSocket` pattern); a fresh connection
+  // that fails is an error.
+  if (!pending.retried && this.reusedSocket && staleSocketError(error)) {
+    pending.send(true)
+    return
+  }
+  pending.settled = true
+  pending.reject(new TypeError('fetch failed', { cause: error }))
+}
+
+function onCallResponse(this: Tagged, message: IncomingMessage): void {
+  const pending = this[pendingOf]
+  if (!pending || pending.settled) {
+    message.destroy()
+    return
+  }
+  pending.settled = true
+  // The request no longer needs its call (its `error` listener stays, and finds it settled).
+  this[pendingOf] = undefined
+  pending.resolve(answerOfMessage(message, pending.call.cancel))
+}
+
 /** Creates the transport. Parsed upstream URLs are kept (they come from the gateway's per-model target cache). */
 export function createNodeTransport(options: NodeTransportOptions = {}): UpstreamTransport {
   const httpAgent = options.httpAgent ?? new HttpAgent({ keepAlive: true })
@@ -228,37 +312,6 @@ export function createNodeTransport(options: NodeTransportOptions = {}): Upstrea
       const endpoint = endpointOf(call.url)
       const headers = headerList(endpoint, call.headers).slice()
       headers.push('content-length', String(Buffer.byteLength(call.body)))
-      let settled = false
-      const send = (retried: boolean) => {
-        const request = (endpoint.https ? httpsRequest : httpRequest)({ ...endpoint.options, headers })
-        call.cancel.onCancel = destroyer(request)
-        request.on('error', (error) => {
-          if (settled) return
-          if (call.cancel.cancelled) {
-            settled = true
-            reject(aborted())
-            return
-          }
-          // The keep-alive race: the upstream closed an idle connection just as this request was written on it, so
-          // it was never answered. Sent once more on a new connection (Node's documented `reusedSocket` pattern);
-          // a fresh connection that fails is an error.
-          if (!retried && request.reusedSocket && staleSocketError(error)) {
-            send(true)
-            return
-          }
-          settled = true
-          reject(new TypeError('fetch failed', { cause: error }))
-        })
-        request.on('response', (message) => {
-          if (settled) {
-            message.destroy()
-            return
-          }
-          settled = true
-          resolve(answerOfMessage(message, call.cancel))
-        })
-        request.end(call.body)
-      }
-      send(false)
+      new PendingCall(call, endpoint, headers, resolve, reject).send(false)
     })
 }
