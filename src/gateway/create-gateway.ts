@@ -260,7 +260,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
     if (route.kind === 'generate') event.stream = head.stream || route.stream === true
     const refused = forbidden(exchange, model)
     if (refused) return refused
-    const resolved = resolveModel(options, model, contextOf(exchange))
+    const resolved = resolveModel(options, model, () => contextOf(exchange))
     if (!resolved) {
       return errorResult(
         format,
@@ -309,7 +309,8 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
     const sameFormat = resolved.upstream.format === format.id
     const input: ForwardInput = { body, head, resolved, onWarning, options, fetchMedia: exchange.fetchMedia }
     if (text !== undefined) input.text = text
-    if (reasoningStore) {
+    if (reasoningStore && !sameFormat && format.id === 'chat-completions') {
+      // Only a chat-completions client's translated turns use it (not a passthrough: no key hashed per request).
       // Scoped by caller (else by the client's key, hashed), so one caller's reasoning is never put on another's turn.
       input.reasoning = { store: reasoningStore, scope: storeScope(exchange) }
     }
@@ -406,7 +407,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
         const id = route.model ?? ''
         const refused = forbidden(exchange, id)
         if (refused) return finish(exchange, refused)
-        if (!resolveModel(options, id, contextOf(exchange))) {
+        if (!resolveModel(options, id, () => contextOf(exchange))) {
           exchange.error = 'not-found'
           return finish(
             exchange,

@@ -46,10 +46,11 @@ export function validateOptions(options: GatewayOptions): void {
 export function resolveModel(
   options: GatewayOptions,
   model: string,
-  context: GatewayContext,
+  /** The hooks' context, made only when `resolveModel` is called (not per request). */
+  context: () => GatewayContext,
 ): ResolvedModel | undefined {
   const upstreams = options.upstreams ?? {}
-  const route = options.models?.[model] ?? options.resolveModel?.(model, context)
+  const route = options.models?.[model] ?? options.resolveModel?.(model, context())
   if (route) {
     const upstream = upstreams[route.upstream]
     return upstream ? { name: route.upstream, upstream, model: route.model ?? model } : undefined
