@@ -12,6 +12,7 @@ import { generateToolCallIdAt } from '../../shared/tool-ids.js'
 import { parseWire } from '../../shared/validate.js'
 import type { Converted, RouteMatch } from '../format.js'
 import { decodeGenerationConfig, decodeToolConfig } from './decode-config.js'
+import { providerData } from './decode-response.js'
 import { requestSchema, type WireContent, type WirePart, type WireRequest } from './schema.js'
 import { fromOpenApiSchema } from './schema-dialect.js'
 
@@ -37,17 +38,10 @@ interface PendingCall {
   used: boolean
 }
 
-function withSignature<T extends ir.Part>(part: T, wire: WirePart): T {
-  const signature = wire.thoughtSignature
-  if (signature !== undefined) part.providerData = { [F]: { thoughtSignature: signature } }
-  return part
-}
-
-/** A function call's part with its provider data: the wire id (when it had one), then the signature. */
-function withCallData(part: ir.ToolCallPart, wire: WirePart, wireId: string | undefined): ir.ToolCallPart {
-  if (wireId === undefined) return withSignature(part, wire)
-  const signature = wire.thoughtSignature
-  part.providerData = { [F]: signature === undefined ? { id: wireId } : { id: wireId, thoughtSignature: signature } }
+/** The part with the wire part's provider data (`providerData` of decode-response.ts: the wire id, the signature). */
+function withSignature<T extends ir.Part>(part: T, wire: WirePart, wireId?: string): T {
+  const data = providerData(wire, wireId)
+  if (data) part.providerData = data
   return part
 }
 
@@ -106,7 +100,7 @@ function decodeContents(body: WireRequest, warnings: Warnings): ir.Message[] {
           const fc = part.functionCall
           const id = fc.id ?? generateToolCallIdAt('call_', ci, pi, fc.name)
           const call = toolCallFromObject(id, fc.name, fc.args)
-          parts.push(withCallData(call, part, fc.id))
+          parts.push(withSignature(call, part, fc.id))
           turnCalls.push(
             fc.id === undefined
               ? { id, name: fc.name, used: false }

@@ -24,7 +24,8 @@ const usageKeys = new Set([
 ])
 const candidateKeys = new Set(['content', 'finishReason', 'index'])
 
-function providerData(part: WirePart, id?: string): ir.ProviderData | undefined {
+/** A part's own provider data: its wire id (a function call's), then its `thoughtSignature`; undefined when neither. */
+export function providerData(part: WirePart, id?: string): ir.ProviderData | undefined {
   if (id === undefined && part.thoughtSignature === undefined) return undefined
   const data: Record<string, unknown> = {}
   if (id !== undefined) data.id = id
