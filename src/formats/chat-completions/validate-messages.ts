@@ -7,42 +7,28 @@
 
 import { isRecord } from '../../shared/is-record.js'
 import type { Problem } from '../../shared/schema.js'
+import { describe, stringProblem, typeProblem } from '../../shared/size-a-problem.js'
 
 type Json = Record<string, unknown>
-
-function describe(v: unknown): string {
-  if (v === null) return 'null'
-  if (Array.isArray(v)) return 'array'
-  return typeof v
-}
 
 /** Prefixes the paths of the problems pushed since `start`. */
 function prefix(out: Problem[], start: number, ...keys: Array<string | number>): void {
   for (let i = start; i < out.length; i++) (out[i] as Problem).path.unshift(...keys)
 }
 
-function typeProblem(out: Problem[], path: Array<string | number>, expected: string, v: unknown): undefined {
-  out.push({
-    path,
-    message:
-      v === undefined
-        ? `required field is missing (expected ${expected})`
-        : `expected ${expected}, received ${describe(v)}`,
-  })
+function typeProblemAt(out: Problem[], path: Array<string | number>, expected: string, v: unknown): undefined {
+  out.push(typeProblem(path, expected, v))
 }
 
 function str(out: Problem[], o: Json, key: string, mode: 0 | 1 | 2): undefined {
-  const v = o[key]
-  if (typeof v === 'string') return
-  if (v === undefined && mode !== 0) return
-  if (v === null && mode === 2) return
-  typeProblem(out, [key], 'string', v)
+  const found = stringProblem(o, key, mode)
+  if (found) out.push(found)
 }
 
 function obj(out: Problem[], o: Json, key: string): Json | undefined {
   const v = o[key]
   if (isRecord(v)) return v
-  typeProblem(out, [key], 'object', v)
+  typeProblemAt(out, [key], 'object', v)
   return undefined
 }
 
@@ -56,7 +42,7 @@ const details = new Set(['auto', 'low', 'high'])
 
 /** One content part; kind 0 = text only, 1 = user, 2 = assistant. */
 function checkPart(out: Problem[], part: unknown, kind: 0 | 1 | 2): undefined {
-  if (!isRecord(part)) return typeProblem(out, [], 'object', part)
+  if (!isRecord(part)) return typeProblemAt(out, [], 'object', part)
   const type = part.type
   if (kind === 0) {
     if (type !== 'text')
@@ -123,11 +109,11 @@ function checkFunctionCall(out: Problem[], fn: Json): void {
 
 function checkToolCalls(out: Problem[], calls: unknown): undefined {
   if (calls === undefined || calls === null) return
-  if (!Array.isArray(calls)) return typeProblem(out, ['tool_calls'], 'array', calls)
+  if (!Array.isArray(calls)) return typeProblemAt(out, ['tool_calls'], 'array', calls)
   for (let i = 0; i < calls.length; i++) {
     const call = calls[i]
     const start = out.length
-    if (!isRecord(call)) typeProblem(out, [], 'object', call)
+    if (!isRecord(call)) typeProblemAt(out, [], 'object', call)
     else if (call.type !== 'function' && call.type !== 'custom') badDiscriminator(out, ['type'], call.type)
     else {
       str(out, call, 'id', 0)
@@ -150,13 +136,13 @@ function checkToolCalls(out: Problem[], calls: unknown): undefined {
 export function checkMessages(messages: unknown): Problem[] {
   const out: Problem[] = []
   if (!Array.isArray(messages)) {
-    typeProblem(out, [], 'array', messages)
+    typeProblemAt(out, [], 'array', messages)
     return out
   }
   for (let m = 0; m < messages.length; m++) {
     const message = messages[m]
     const start = out.length
-    if (!isRecord(message)) typeProblem(out, [], 'object', message)
+    if (!isRecord(message)) typeProblemAt(out, [], 'object', message)
     else checkMessage(out, message)
     prefix(out, start, m)
   }
@@ -187,7 +173,7 @@ function checkMessage(out: Problem[], message: Json): void {
           const at = out.length
           checkFunctionCall(out, fn)
           prefix(out, at, 'function_call')
-        } else typeProblem(out, ['function_call'], 'object', fn)
+        } else typeProblemAt(out, ['function_call'], 'object', fn)
       }
       break
     }
@@ -198,7 +184,7 @@ function checkMessage(out: Problem[], message: Json): void {
     case 'function':
       str(out, message, 'name', 0)
       str(out, message, 'content', 2)
-      if (message.content === undefined) typeProblem(out, ['content'], 'string', undefined)
+      if (message.content === undefined) typeProblemAt(out, ['content'], 'string', undefined)
       break
     default:
       badDiscriminator(out, ['role'], message.role)

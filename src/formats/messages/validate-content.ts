@@ -7,24 +7,9 @@
 
 import { isRecord } from '../../shared/is-record.js'
 import type { Problem } from '../../shared/schema.js'
+import { stringProblem, typeProblem } from '../../shared/size-a-problem.js'
 
 type Json = Record<string, unknown>
-
-function describe(value: unknown): string {
-  if (value === null) return 'null'
-  if (Array.isArray(value)) return 'array'
-  return typeof value
-}
-
-function problem(path: Array<string | number>, expected: string, value: unknown): Problem {
-  return {
-    path,
-    message:
-      value === undefined
-        ? `required field is missing (expected ${expected})`
-        : `expected ${expected}, received ${describe(value)}`,
-  }
-}
 
 /** Prefixes a problem's path: paths are built only on failure, so a valid body allocates nothing. */
 function at(found: Problem, ...prefix: Array<string | number>): Problem {
@@ -32,35 +17,26 @@ function at(found: Problem, ...prefix: Array<string | number>): Problem {
   return found
 }
 
-/** Checks `block[key]`: `required` string, or an optional (and optionally nullable) one. */
-function str(block: Json, key: string, mode: 'required' | 'optional' | 'nullable'): Problem | undefined {
-  const value = block[key]
-  if (typeof value === 'string') return undefined
-  if (value === undefined && mode !== 'required') return undefined
-  if (value === null && mode === 'nullable') return undefined
-  return problem([key], 'string', value)
-}
-
 function optionalObject(block: Json, key: string): Problem | undefined {
   const value = block[key]
   if (value === undefined || value === null || isRecord(value)) return undefined
-  return problem([key], 'object', value)
+  return typeProblem([key], 'object', value)
 }
 
 function checkSource(block: Json, document: boolean): Problem | undefined {
   const source = block.source
-  if (!isRecord(source)) return problem(['source'], 'object', source)
+  if (!isRecord(source)) return typeProblem(['source'], 'object', source)
   const p =
-    str(source, 'type', 'required') ??
-    str(source, 'media_type', 'nullable') ??
-    str(source, 'data', 'optional') ??
-    str(source, 'url', 'optional') ??
-    str(source, 'file_id', 'optional')
+    stringProblem(source, 'type', 0) ??
+    stringProblem(source, 'media_type', 2) ??
+    stringProblem(source, 'data', 1) ??
+    stringProblem(source, 'url', 1) ??
+    stringProblem(source, 'file_id', 1)
   if (p) return at(p, 'source')
   if (document && source.content !== undefined && typeof source.content !== 'string') {
-    if (!Array.isArray(source.content)) return problem(['source', 'content'], 'string or array', source.content)
+    if (!Array.isArray(source.content)) return typeProblem(['source', 'content'], 'string or array', source.content)
     for (let i = 0; i < source.content.length; i++) {
-      if (!isRecord(source.content[i])) return problem(['source', 'content', i], 'object', source.content[i])
+      if (!isRecord(source.content[i])) return typeProblem(['source', 'content', i], 'object', source.content[i])
     }
   }
   return undefined
@@ -108,16 +84,16 @@ function unknownType(type: string, allowed: Set<string>): Problem {
 }
 
 function checkBlock(block: unknown, inToolResult: boolean): Problem | undefined {
-  if (!isRecord(block)) return problem([], 'object', block)
+  if (!isRecord(block)) return typeProblem([], 'object', block)
   const type = block.type
-  if (typeof type !== 'string') return problem(['type'], 'string', type)
+  if (typeof type !== 'string') return typeProblem(['type'], 'string', type)
   switch (type) {
     case 'text': {
-      const p = str(block, 'text', 'required') ?? optionalObject(block, 'cache_control')
+      const p = stringProblem(block, 'text', 0) ?? optionalObject(block, 'cache_control')
       if (p) return p
       const citations = block.citations
       if (citations !== undefined && citations !== null && !Array.isArray(citations)) {
-        return problem(['citations'], 'array', citations)
+        return typeProblem(['citations'], 'array', citations)
       }
       return undefined
     }
@@ -126,8 +102,8 @@ function checkBlock(block: unknown, inToolResult: boolean): Problem | undefined 
     case 'document':
       return (
         checkSource(block, true) ??
-        str(block, 'title', 'nullable') ??
-        str(block, 'context', 'nullable') ??
+        stringProblem(block, 'title', 2) ??
+        stringProblem(block, 'context', 2) ??
         optionalObject(block, 'cache_control') ??
         optionalObject(block, 'citations')
       )
@@ -136,20 +112,20 @@ function checkBlock(block: unknown, inToolResult: boolean): Problem | undefined 
   if (!blockTypes.has(type)) return unknownType(type, blockTypes)
   switch (type) {
     case 'tool_use': {
-      const p = str(block, 'id', 'required') ?? str(block, 'name', 'required')
+      const p = stringProblem(block, 'id', 0) ?? stringProblem(block, 'name', 0)
       if (p) return p
-      return isRecord(block.input) ? undefined : problem(['input'], 'object', block.input)
+      return isRecord(block.input) ? undefined : typeProblem(['input'], 'object', block.input)
     }
     case 'tool_result': {
-      const p = str(block, 'tool_use_id', 'required')
+      const p = stringProblem(block, 'tool_use_id', 0)
       if (p) return p
       const isError = block.is_error
       if (isError !== undefined && isError !== null && typeof isError !== 'boolean') {
-        return problem(['is_error'], 'boolean', isError)
+        return typeProblem(['is_error'], 'boolean', isError)
       }
       const content = block.content
       if (content === undefined || typeof content === 'string') return undefined
-      if (!Array.isArray(content)) return problem(['content'], 'string or array', content)
+      if (!Array.isArray(content)) return typeProblem(['content'], 'string or array', content)
       for (let i = 0; i < content.length; i++) {
         const inner = checkBlock(content[i], true)
         if (inner) return at(inner, 'content', i)
@@ -157,9 +133,9 @@ function checkBlock(block: unknown, inToolResult: boolean): Problem | undefined 
       return undefined
     }
     case 'thinking':
-      return str(block, 'thinking', 'required') ?? str(block, 'signature', 'optional')
+      return stringProblem(block, 'thinking', 0) ?? stringProblem(block, 'signature', 1)
     case 'redacted_thinking':
-      return str(block, 'data', 'required')
+      return stringProblem(block, 'data', 0)
     default:
       return undefined
   }
@@ -168,7 +144,7 @@ function checkBlock(block: unknown, inToolResult: boolean): Problem | undefined 
 /** Message content: a string or an array of blocks. */
 export function checkContent(content: unknown): Problem | undefined {
   if (typeof content === 'string') return undefined
-  if (!Array.isArray(content)) return problem([], 'string or array', content)
+  if (!Array.isArray(content)) return typeProblem([], 'string or array', content)
   for (let i = 0; i < content.length; i++) {
     const p = checkBlock(content[i], false)
     if (p) return at(p, i)
@@ -178,7 +154,7 @@ export function checkContent(content: unknown): Problem | undefined {
 
 /** Response content: an array of blocks. */
 export function checkBlocks(content: unknown): Problem | undefined {
-  if (!Array.isArray(content)) return problem([], 'array', content)
+  if (!Array.isArray(content)) return typeProblem([], 'array', content)
   return checkContent(content)
 }
 
@@ -186,10 +162,10 @@ const roles = new Set(['user', 'assistant', 'system'])
 
 /** The `messages` array: objects with a known role and valid content. */
 export function checkMessages(messages: unknown): Problem | undefined {
-  if (!Array.isArray(messages)) return problem([], 'array', messages)
+  if (!Array.isArray(messages)) return typeProblem([], 'array', messages)
   for (let i = 0; i < messages.length; i++) {
     const message = messages[i]
-    if (!isRecord(message)) return problem([i], 'object', message)
+    if (!isRecord(message)) return typeProblem([i], 'object', message)
     if (!roles.has(message.role as string)) {
       return {
         path: [i, 'role'],
@@ -207,17 +183,17 @@ export function checkMessages(messages: unknown): Problem | undefined {
 
 /** `tools`: objects with a string `name`; client-tool fields typed when present. Schemas are not copied. */
 export function checkTools(tools: unknown): Problem | undefined {
-  if (!Array.isArray(tools)) return problem([], 'array', tools)
+  if (!Array.isArray(tools)) return typeProblem([], 'array', tools)
   for (let i = 0; i < tools.length; i++) {
     const tool = tools[i]
-    if (!isRecord(tool)) return problem([i], 'object', tool)
-    const p = str(tool, 'name', 'required') ?? str(tool, 'type', 'optional') ?? str(tool, 'description', 'optional')
+    if (!isRecord(tool)) return typeProblem([i], 'object', tool)
+    const p = stringProblem(tool, 'name', 0) ?? stringProblem(tool, 'type', 1) ?? stringProblem(tool, 'description', 1)
     if (p) return at(p, i)
     if (tool.input_schema !== undefined && !isRecord(tool.input_schema)) {
-      return problem([i, 'input_schema'], 'object', tool.input_schema)
+      return typeProblem([i, 'input_schema'], 'object', tool.input_schema)
     }
     if (tool.strict !== undefined && typeof tool.strict !== 'boolean')
-      return problem([i, 'strict'], 'boolean', tool.strict)
+      return typeProblem([i, 'strict'], 'boolean', tool.strict)
   }
   return undefined
 }
