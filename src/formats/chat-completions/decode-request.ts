@@ -109,12 +109,16 @@ function userParts(
   return parts
 }
 
-function assistantMessage(
-  message: WireAssistantMessage,
+/**
+ * An assistant message's parts (request history or response choice): content, refusal, tool calls and the legacy
+ * `function_call` (its id from `legacyId`), with the reasoning carrier's parts restored in place.
+ */
+export function assistantParts(
+  message: Pick<WireAssistantMessage, 'content' | 'refusal' | 'tool_calls' | 'function_call'>,
   path: string,
   warnings: ir.Warning[],
-  legacyIds: Map<string, string[]>,
-): ir.AssistantMessage {
+  legacyId: (name: string) => string,
+): ir.AssistantPart[] {
   const visible: ir.AssistantPart[] = []
   const { content } = message
   if (typeof content === 'string') {
@@ -139,21 +143,8 @@ function assistantMessage(
     }
   }
   if (message.function_call) {
-    const id = `call_legacy_${legacyIds.size}_${message.function_call.name}`
-    const queue = legacyIds.get(message.function_call.name) ?? []
-    queue.push(id)
-    legacyIds.set(message.function_call.name, queue)
-    visible.push({
-      type: 'tool-call',
-      id,
-      name: message.function_call.name,
-      arguments: message.function_call.arguments,
-    })
-    warnings.push({
-      type: 'changed',
-      path: `${path}.function_call`,
-      message: 'legacy function_call decoded as a tool call',
-    })
+    const { name, arguments: args } = message.function_call
+    visible.push({ type: 'tool-call', id: legacyId(name), name, arguments: args })
   }
   const raw = message as Record<string, unknown>
   const { parts, skipped } = decodeReasoningCarrier(visible, raw.reasoning_details, raw.reasoning_content)
@@ -164,6 +155,29 @@ function assistantMessage(
       message: `${skipped} malformed entries skipped`,
     })
   }
+  return parts
+}
+
+function assistantMessage(
+  message: WireAssistantMessage,
+  path: string,
+  warnings: ir.Warning[],
+  legacyIds: Map<string, string[]>,
+): ir.AssistantMessage {
+  const parts = assistantParts(message, path, warnings, (name) => {
+    const id = `call_legacy_${legacyIds.size}_${name}`
+    const queue = legacyIds.get(name) ?? []
+    queue.push(id)
+    legacyIds.set(name, queue)
+    warnings.push({
+      type: 'changed',
+      path: `${path}.function_call`,
+      message: 'legacy function_call decoded as a tool call',
+    })
+    return id
+  })
+  const { content } = message
+  const raw = message as Record<string, unknown>
   const out: ir.AssistantMessage = { role: 'assistant', content: parts }
   if (typeof message.name === 'string') out.name = message.name
   const content0 = Array.isArray(content) && content.length === 1 && content[0]?.type === 'text' ? content : undefined

@@ -14,46 +14,18 @@ function refusalAware(reason: ir.FinishReason, parts: readonly ir.AssistantPart[
   return { ...reason, unified: 'content-filter' }
 }
 
-import { decodeReasoningCarrier } from './reasoning-carrier.js'
+import { assistantParts } from './decode-request.js'
 import { responseSchema, type WireResponseMessage } from './schema.js'
 import { decodeUsage } from './usage.js'
 
 const FORMAT = 'chat-completions'
-const responseKeys = new Set(['id', 'object', 'created', 'model', 'choices', 'usage'])
+/** The top-level keys the IR holds (the schema's); the rest go to `extensions['chat-completions']`. */
+const responseKeys = new Set(Object.keys(responseSchema.shape))
 const messageKeys = new Set(['role', 'content', 'refusal', 'tool_calls', 'reasoning_content', 'reasoning_details'])
 
 function decodeMessage(message: WireResponseMessage, path: string, warnings: ir.Warning[]): ir.AssistantPart[] {
-  const visible: ir.AssistantPart[] = []
-  if (typeof message.content === 'string' && message.content !== '') {
-    visible.push({ type: 'text', text: message.content })
-  }
-  if (typeof message.refusal === 'string') visible.push({ type: 'refusal', text: message.refusal })
-  const calls = message.tool_calls ?? []
-  for (let i = 0; i < calls.length; i++) {
-    const call = calls[i] as (typeof calls)[number]
-    if (call.type === 'function') {
-      visible.push({ type: 'tool-call', id: call.id, name: call.function.name, arguments: call.function.arguments })
-    } else {
-      warnings.push({
-        type: 'dropped',
-        path: `${path}.tool_calls[${i}]`,
-        message: 'custom tool calls are not supported',
-      })
-    }
-  }
-  if (message.function_call) {
-    const { name, arguments: args } = message.function_call
-    visible.push({ type: 'tool-call', id: `call_legacy_${name}`, name, arguments: args })
-  }
+  const parts = assistantParts(message, path, warnings, (name) => `call_legacy_${name}`)
   const raw = message as Record<string, unknown>
-  const { parts, skipped } = decodeReasoningCarrier(visible, raw.reasoning_details, raw.reasoning_content)
-  if (skipped > 0) {
-    warnings.push({
-      type: 'dropped',
-      path: `${path}.reasoning_details`,
-      message: `${skipped} malformed entries skipped`,
-    })
-  }
   // annotations, audio and other message extras ride on the first part (or a carrier-free empty text part).
   let extras: Record<string, unknown> | undefined
   for (const key of Object.keys(raw)) {
