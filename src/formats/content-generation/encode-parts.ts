@@ -103,14 +103,14 @@ const partPath = (mi: number, pi: number) => `messages[${mi}].content[${pi}]`
 
 /**
  * A tool call's `{ functionCall }` (unsigned). `functionCall.id` is written only when the call came from Gemini with an
- * id (own provider data): generated and foreign ids mean nothing to a Gemini client.
+ * id (own provider data): generated and foreign ids mean nothing to a Gemini client. `path` is called only for a warning.
  */
-export function functionCallPart(part: ir.ToolCallPart, path: string, warnings: Warnings): Wire {
+export function functionCallPart(part: ir.ToolCallPart, path: () => string, warnings: Warnings): Wire {
   let args = argumentsObject(part)
   if (!args) {
     warnings.push({
       type: 'changed',
-      path: `${path}.arguments`,
+      path: `${path()}.arguments`,
       message: 'Arguments are not a JSON object; sent as {}',
     })
     args = {}
@@ -197,7 +197,10 @@ export function encodePart(
     case 'text':
       return signed({ text: part.text }, part)
     case 'tool-call':
-      return signed(functionCallPart(part, partPath(mi, pi), warnings), part)
+      return signed(
+        functionCallPart(part, () => partPath(mi, pi), warnings),
+        part,
+      )
     case 'tool-result':
       return encodeToolResult(part, calls, mi, pi, warnings)
   }

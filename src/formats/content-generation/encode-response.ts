@@ -40,7 +40,10 @@ export function encodeAssistantPart(part: ir.AssistantPart, path: string, warnin
       // An empty thought whose signature envelope holds the redacted data: a Gemini client replays it (policy 3).
       return { text: '', thought: true, thoughtSignature: envelopeFor(part.providerData, F, part.data) }
     case 'tool-call':
-      return signed(functionCallPart(part, path, warnings), part)
+      return signed(
+        functionCallPart(part, () => path, warnings),
+        part,
+      )
     case 'image':
     case 'audio':
       if (part.source.type === 'base64')
