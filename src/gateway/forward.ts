@@ -35,7 +35,7 @@ import { usageChunkCutter, usageOfText, usageWatcher } from './usage-scan.js'
 export interface ForwardInput {
   body: unknown
   /** The body's text as received, when `body` is its parse (passthrough forwards it, the model spliced in). */
-  text?: string
+  text?: string | undefined
   /** The decoded body: required unless the upstream is of the client's format (passthrough reads only `head`). */
   decoded?: Converted<ir.Request>
   head: RequestHead
@@ -146,7 +146,10 @@ function callFailure(exchange: Exchange, guard: CallGuard, name: string): Exchan
 
 export async function forward(exchange: Exchange, input: ForwardInput): Promise<ExchangeResult> {
   const { format, route, event } = exchange
-  const { options, resolved } = input
+  // What is read of `input` after the upstream answers, taken now: `input` itself (the client's text and its parse)
+  // is not referenced past the first await, so a passthrough does not keep the request body alive while it waits.
+  const { options, resolved, onWarning } = input
+  const includeUsage = input.head.streamIncludeUsage
   const to = resolved.upstream.format as FormatId
   const sameFormat = to === format.id
   const decoded = input.decoded
@@ -178,7 +181,7 @@ export async function forward(exchange: Exchange, input: ForwardInput): Promise<
     if (decoded)
       reportWarnings([...decoded.warnings, ...built.warnings], {
         strict: options.strict,
-        onWarning: input.onWarning,
+        onWarning,
         to,
       })
   }
@@ -188,8 +191,12 @@ export async function forward(exchange: Exchange, input: ForwardInput): Promise<
     upstreamStream &&
     format.id === 'chat-completions' &&
     options.onResponse !== undefined &&
-    !input.head.streamIncludeUsage
+    !includeUsage
   if (askUsage) body = withIncludeUsage(body, input.body)
+  // The client's text and its parse are not needed past this point: dropped, so that they are not kept (through this
+  // frame's parameter) while the call waits for the upstream.
+  input.body = undefined
+  input.text = undefined
 
   // Cancelled by the client going away or by the timeout: a plain object, not an AbortController.
   const guard = new CallGuard(exchange, exchange.timeouts, options.timeoutMs ?? defaultTimeoutMs)
@@ -256,9 +263,9 @@ export async function forward(exchange: Exchange, input: ForwardInput): Promise<
       const respond: RespondOptions = {
         stream,
         streamJsonArray: route.streamJsonArray === true,
-        includeUsage: input.head.streamIncludeUsage,
+        includeUsage,
         request: (decoded as Converted<ir.Request>).value,
-        onWarning: input.onWarning,
+        onWarning,
         onUsage: (usage) => {
           exchange.usage = usage
         },

@@ -20,6 +20,9 @@ function headerOf(req: IncomingMessage, name: string): string | null {
   return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value
 }
 
+/** A complete message emits no error; one that does anyway is not an uncaught exception. */
+function ignoreError(): void {}
+
 function readText(req: IncomingMessage, maxBytes: number): Promise<string | undefined> {
   const declared = Number(req.headers['content-length'] ?? Number.NaN)
   if (declared > maxBytes) {
@@ -39,11 +42,17 @@ function readText(req: IncomingMessage, maxBytes: number): Promise<string | unde
       }
       chunks.push(chunk)
     }
-    req.on('data', onData)
-    req.on('end', () => {
+    const onEnd = () => {
       if (size > maxBytes) return
+      // Off the message, which lives until the answer is written: its listeners would keep the bytes and the text.
+      req.off('data', onData)
+      req.off('end', onEnd)
+      req.off('error', reject)
+      req.on('error', ignoreError)
       resolve((chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)).toString('utf8'))
-    })
+    }
+    req.on('data', onData)
+    req.on('end', onEnd)
     req.on('error', reject)
   })
 }
