@@ -28,7 +28,7 @@ export function ownData(data: Json | undefined): ir.ProviderData | undefined {
 }
 
 /** Sets `providerData` on a part only when there is some (keeps IR objects small). */
-function withData<T extends { providerData?: ir.ProviderData }>(part: T, data: Json | undefined): T {
+export function withData<T extends { providerData?: ir.ProviderData }>(part: T, data: Json | undefined): T {
   if (data !== undefined) part.providerData = { messages: data }
   return part
 }
@@ -36,9 +36,9 @@ function withData<T extends { providerData?: ir.ProviderData }>(part: T, data: J
 const textKeys = new Set(['type', 'text'])
 const mediaKeys = new Set(['type', 'source'])
 const documentKeys = new Set(['type', 'source', 'title'])
-const toolUseKeys = new Set(['type', 'id', 'name', 'input'])
+export const toolUseKeys = new Set(['type', 'id', 'name', 'input'])
 const thinkingKeys = new Set(['type', 'thinking'])
-const redactedKeys = new Set(['type', 'data'])
+export const redactedKeys = new Set(['type', 'data'])
 
 export function decodeText(block: WireBlock): ir.TextPart {
   return withData<ir.TextPart>({ type: 'text', text: block.text as string }, extrasOf(block, textKeys))

@@ -13,6 +13,7 @@ import { isRecord } from '../../shared/is-record.js'
 import { plainCount, plainString } from '../../stream/quick-json.js'
 import { type StreamStep, stepToTransformStream } from '../../stream/step.js'
 import type { SseMessage } from '../format.js'
+import { extrasOf, redactedKeys, toolUseKeys, withData } from './blocks.js'
 import { decodeError } from './errors.js'
 import { toFinishReason } from './finish-reason.js'
 import { decodePartialUsage, decodeUsage, type MessagesUsage } from './usage.js'
@@ -31,19 +32,6 @@ const skipped = 'skipped' as const
 
 const textKeys = new Set(['type', 'text', 'citations'])
 const thinkingKeys = new Set(['type', 'thinking', 'signature'])
-const redactedKeys = new Set(['type', 'data'])
-const toolUseKeys = new Set(['type', 'id', 'name', 'input'])
-
-/** The block's keys beyond `known`, as provider data (undefined when none). */
-function extras(block: Json, known: ReadonlySet<string>): ir.ProviderData | undefined {
-  let out: Json | undefined
-  for (const key in block) {
-    if (known.has(key)) continue
-    if (out === undefined) out = {}
-    out[key] = block[key]
-  }
-  return out === undefined ? undefined : { messages: out }
-}
 
 function upstreamError(message: string): ir.ErrorEvent {
   return { type: 'error', error: { code: 'upstream', status: 502, message, rawFormat: 'messages' } }
@@ -109,9 +97,7 @@ export function decodeStreamStep(): StreamStep<SseMessage, ir.StreamEvent> {
     switch (block.type) {
       case 'text': {
         const event: ir.TextStartEvent = { type: 'text-start', index }
-        const extra = extras(block, textKeys)
-        if (extra) event.providerData = extra
-        out.push(event)
+        out.push(withData(event, extrasOf(block, textKeys)))
         if (typeof block.text === 'string' && block.text !== '')
           out.push({ type: 'text-delta', index, text: block.text })
         blocks.set(wireIndex, { kind: 'text', index })
@@ -119,9 +105,7 @@ export function decodeStreamStep(): StreamStep<SseMessage, ir.StreamEvent> {
       }
       case 'thinking': {
         const event: ir.ReasoningStartEvent = { type: 'reasoning-start', index }
-        const extra = extras(block, thinkingKeys)
-        if (extra) event.providerData = extra
-        out.push(event)
+        out.push(withData(event, extrasOf(block, thinkingKeys)))
         if (typeof block.thinking === 'string' && block.thinking !== '')
           out.push({ type: 'reasoning-delta', index, text: block.thinking })
         const open: OpenBlock = { kind: 'reasoning', index }
@@ -132,9 +116,7 @@ export function decodeStreamStep(): StreamStep<SseMessage, ir.StreamEvent> {
       case 'redacted_thinking': {
         if (typeof block.data !== 'string') return 'content_block_start.content_block.data: expected string'
         const event: ir.ReasoningStartEvent = { type: 'reasoning-start', index, redactedData: block.data }
-        const extra = extras(block, redactedKeys)
-        if (extra) event.providerData = extra
-        out.push(event)
+        out.push(withData(event, extrasOf(block, redactedKeys)))
         blocks.set(wireIndex, { kind: 'reasoning', index })
         break
       }
@@ -142,9 +124,7 @@ export function decodeStreamStep(): StreamStep<SseMessage, ir.StreamEvent> {
         if (typeof block.id !== 'string') return 'content_block_start.content_block.id: expected string'
         if (typeof block.name !== 'string') return 'content_block_start.content_block.name: expected string'
         const event: ir.ToolCallStartEvent = { type: 'tool-call-start', index, id: block.id, name: block.name }
-        const extra = extras(block, toolUseKeys)
-        if (extra) event.providerData = extra
-        out.push(event)
+        out.push(withData(event, extrasOf(block, toolUseKeys)))
         if (isRecord(block.input) && Object.keys(block.input).length > 0)
           out.push({ type: 'tool-call-delta', index, argumentsDelta: JSON.stringify(block.input) })
         sawToolUse = true
