@@ -137,6 +137,21 @@ export function decodeRedacted(block: WireBlock): ir.RedactedReasoningPart {
   )
 }
 
+/** An assistant content block as an IR part; undefined for a block type that has none (the caller reports it). */
+export function decodeAssistantBlock(block: WireBlock): ir.AssistantPart | undefined {
+  switch (block.type) {
+    case 'text':
+      return decodeText(block)
+    case 'tool_use':
+      return decodeToolUse(block)
+    case 'thinking':
+      return decodeThinking(block)
+    case 'redacted_thinking':
+      return decodeRedacted(block)
+  }
+  return undefined
+}
+
 // ─── encode ────────────────────────────────────────────────────────────────────────────────────────────────
 
 /** The part's own provider data (messages namespace), minus the internal markers this codec adds. */

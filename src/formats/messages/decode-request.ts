@@ -15,12 +15,10 @@ import { parseWire } from '../../shared/validate.js'
 import type { Converted, RouteMatch } from '../format.js'
 import {
   checkSource,
+  decodeAssistantBlock,
   decodeDocument,
   decodeImage,
-  decodeRedacted,
   decodeText,
-  decodeThinking,
-  decodeToolUse,
   extrasOf,
   type Json,
 } from './blocks.js'
@@ -121,24 +119,11 @@ function decodeAssistant(content: WireContent, i: number, ctx: Context): ir.Assi
   const parts: ir.AssistantPart[] = []
   for (let j = 0; j < content.length; j++) {
     const block = content[j] as WireBlock
-    switch (block.type) {
-      case 'text':
-        parts.push(decodeText(block))
-        break
-      case 'tool_use': {
-        const part = decodeToolUse(block)
-        ctx.toolNames.set(part.id, part.name)
-        parts.push(part)
-        break
-      }
-      case 'thinking':
-        parts.push(decodeThinking(block))
-        break
-      case 'redacted_thinking':
-        parts.push(decodeRedacted(block))
-        break
-      default:
-        dropped(ctx, `${contentPath(i)}[${j}]`, block)
+    const part = decodeAssistantBlock(block)
+    if (!part) dropped(ctx, `${contentPath(i)}[${j}]`, block)
+    else {
+      if (part.type === 'tool-call') ctx.toolNames.set(part.id, part.name)
+      parts.push(part)
     }
   }
   // Another provider's signatures come back in envelopes (policy 3): restored onto the parts they belong to.

@@ -7,12 +7,12 @@
 import type * as ir from '../../ir/index.js'
 import { parseWire } from '../../shared/validate.js'
 import type { Converted } from '../format.js'
-import { decodeRedacted, decodeText, decodeThinking, decodeToolUse, type Json } from './blocks.js'
+import { decodeAssistantBlock, type Json } from './blocks.js'
 import { toFinishReason } from './finish-reason.js'
 import { responseSchema } from './schema.js'
 import { decodeUsage, encodeUsage, type MessagesUsage } from './usage.js'
 
-const known = new Set(['id', 'type', 'role', 'model', 'content', 'stop_reason', 'stop_sequence', 'usage'])
+const known = new Set(Object.keys(responseSchema.shape))
 
 function sameValue(a: unknown, b: unknown): boolean {
   if (a === b) return true
@@ -45,22 +45,12 @@ export function decodeResponse(body: unknown): Converted<ir.Response> {
   const content: ir.AssistantPart[] = []
   let hasToolCall = false
   wire.content.forEach((block, i) => {
-    switch (block.type) {
-      case 'text':
-        content.push(decodeText(block))
-        break
-      case 'tool_use':
-        hasToolCall = true
-        content.push(decodeToolUse(block))
-        break
-      case 'thinking':
-        content.push(decodeThinking(block))
-        break
-      case 'redacted_thinking':
-        content.push(decodeRedacted(block))
-        break
-      default:
-        warnings.push({ type: 'dropped', path: `content[${i}]`, message: `${block.type} blocks have no IR equivalent` })
+    const part = decodeAssistantBlock(block)
+    if (part) {
+      if (part.type === 'tool-call') hasToolCall = true
+      content.push(part)
+    } else {
+      warnings.push({ type: 'dropped', path: `content[${i}]`, message: `${block.type} blocks have no IR equivalent` })
     }
   })
   const response: ir.Response = {
