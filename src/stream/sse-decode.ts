@@ -96,10 +96,22 @@ export function createSseDecodeStep(options: SseDecodeOptions = {}): StreamStep<
     let cr = text.indexOf('\r', start)
     if (cr === -1)
       while (lf !== -1) {
-        line(text, start, lf, out)
+        // the usual lines inline: `data:` (a message's only data line straight out when a blank line follows), `event:`
+        const c = text.charCodeAt(start)
+        if (c === 100 && isData(text, start)) {
+          const value = text.slice(text.charCodeAt(start + 5) === 32 ? start + 6 : start + 5, lf)
+          if (lines === 0 && text.charCodeAt(lf + 1) === 10) {
+            out.push({ id, event, data: value })
+            id = event = undefined
+            start = lf + 2
+            lf = text.indexOf('\n', start)
+            continue
+          }
+          data = lines++ === 0 ? value : `${data}\n${value}`
+        } else if (c === 101 && isEvent(text, start))
+          event = text.slice(text.charCodeAt(start + 6) === 32 ? start + 7 : start + 6, lf) || undefined
+        else line(text, start, lf, out)
         start = lf + 1
-        // the blank line that ends most messages, without a search
-        if (text.charCodeAt(start) === 10) line(text, start, start++, out)
         lf = text.indexOf('\n', start)
       }
     else
