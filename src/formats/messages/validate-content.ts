@@ -7,7 +7,7 @@
 
 import { isRecord } from '../../shared/is-record.js'
 import type { Problem } from '../../shared/schema.js'
-import { stringProblem, typeProblem } from '../../shared/size-a-problem.js'
+import { stringProblem, typeProblem } from '../../shared/wire-problem.js'
 
 type Json = Record<string, unknown>
 
