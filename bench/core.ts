@@ -90,7 +90,8 @@ async function main(): Promise<void> {
               : name === 'content-length' && !sse
                 ? String(chunks[0]?.byteLength)
                 : null,
-          headerEntries: () => [['content-type', sse ? 'text/event-stream' : 'application/json']],
+          forEachHeader: (each: (value: string, name: string) => void) =>
+            each(sse ? 'text/event-stream' : 'application/json', 'content-type'),
           next: async () => chunks[at++],
           text: async () => answerText,
           close() {},

@@ -57,8 +57,8 @@ class IdleAnswer implements IdleWatchedAnswer {
     return this.answer.header(name)
   }
 
-  headerEntries(): Iterable<[string, string]> {
-    return this.answer.headerEntries()
+  forEachHeader(each: (value: string, name: string) => void): void {
+    this.answer.forEachHeader(each)
   }
 
   async next(): Promise<Uint8Array | undefined> {

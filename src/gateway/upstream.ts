@@ -37,8 +37,8 @@ export interface UpstreamAnswer {
   status: number
   /** A header by lower-case name. */
   header(name: string): string | null
-  /** Every header (lower-case names). */
-  headerEntries(): Iterable<[string, string]>
+  /** Calls `each` with every header (lower-case names), in order; no entry pairs or iterator made. */
+  forEachHeader(each: (value: string, name: string) => void): void
   /** The next body chunk; `undefined` at the end. Rejects when the connection fails or the call is cancelled. */
   next(): Promise<Uint8Array | undefined>
   /** The whole body as text. */
@@ -64,7 +64,7 @@ export function answerOfResponse(response: Response, handle?: Cancel): UpstreamA
   return {
     status: response.status,
     header: (name) => response.headers.get(name),
-    headerEntries: () => response.headers,
+    forEachHeader: (each) => response.headers.forEach(each),
     async next() {
       if (handle?.cancelled) throw cancelled()
       if (!response.body) return undefined

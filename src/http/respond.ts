@@ -72,12 +72,12 @@ const passthroughAllowed = new Set(['content-type', 'cache-control', 'openai-pro
 
 /** Headers of the upstream worth keeping (rate-limit and retry hints); passthrough also keeps the body's own headers. */
 export function keptHeaders(
-  answer: Pick<UpstreamAnswer, 'headerEntries'>,
+  answer: Pick<UpstreamAnswer, 'forEachHeader'>,
   passthrough = false,
   relay: ReadonlyArray<string> = [],
 ): Headers_ {
   const headers: Headers_ = {}
-  for (const [name, value] of answer.headerEntries()) {
+  answer.forEachHeader((value, name) => {
     if (
       name === 'retry-after' ||
       name === 'retry-after-ms' ||
@@ -86,7 +86,7 @@ export function keptHeaders(
       (passthrough && (passthroughAllowed.has(name) || relay.includes(name)))
     )
       headers[name] = value
-  }
+  })
   return headers
 }
 

@@ -84,9 +84,9 @@ class MessageAnswer implements UpstreamAnswer {
     return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value
   }
 
-  *headerEntries(): Iterable<[string, string]> {
+  forEachHeader(each: (value: string, name: string) => void): void {
     const raw = this.message.rawHeaders
-    for (let i = 0; i < raw.length; i += 2) yield [(raw[i] as string).toLowerCase(), raw[i + 1] as string]
+    for (let i = 0; i < raw.length; i += 2) each(raw[i + 1] as string, (raw[i] as string).toLowerCase())
   }
 
   /** The decoded body, with its end and error listened to (made on the first read). */
