@@ -1,0 +1,454 @@
+/**
+ * The gateway's per-request flow: route, authenticate, resolve the model, then answer (list, get, count, mock) or
+ * forward. One `RequestFlow` per gateway holds the settings `createGateway` resolved from its options; its methods are
+ * the steps of one request, so a request allocates no closures over the gateway's settings.
+ */
+import { reportWarnings } from '../convert.js'
+import type { Converted, GatewayFormat, RouteMatch } from '../formats/format.js'
+import { gatewayFormats, getGatewayFormat } from '../formats/gateway.js'
+import { listPuller } from '../http/event-source.js'
+import {
+  errorResult,
+  jsonResult,
+  type RespondOptions,
+  respondWithEvents,
+  respondWithResponse,
+} from '../http/respond.js'
+import { headOf, parseJsonBody, type RequestHead, validatedHead } from '../http/translate-request.js'
+import type * as ir from '../ir/index.js'
+import { errorCodeForStatus } from '../ir/index.js'
+import { assertPortable } from '../shared/foreign-extensions.js'
+import { newId } from '../shared/ids.js'
+import { type Authorization, authorizationOf, extractKey, keyMatches, mayUse } from './auth.js'
+import { estimateInputTokens } from './count-tokens.js'
+import type { DeadlineList } from './deadlines.js'
+import { errorInfo, toErrorInfo } from './errors.js'
+import {
+  type ExchangeRequest,
+  type ExchangeResult,
+  type ExchangeRuntime,
+  isChunkSource,
+  observe,
+  routeRequestOf,
+} from './exchange.js'
+import { type ForwardInput, forward } from './forward.js'
+import type { MediaFetcher } from './media.js'
+import type { MockModel } from './mock-model.js'
+import type {
+  Caller,
+  GatewayContext,
+  GatewayOptions,
+  GatewayRequestEvent,
+  GatewayResponseEvent,
+  Refusal,
+} from './options.js'
+import type { ReasoningStore } from './reasoning-store.js'
+import type { ResponseStore } from './response-store.js'
+import { expandState, inputItems, recordAnswer } from './responses-state.js'
+import { guessClientFormat, listedModels, resolveModel, staticUpstreamFormat } from './routing.js'
+import type { UpstreamTransport } from './upstream.js'
+import { warningsHeader } from './warnings.js'
+
+/** Everything one request carries through the handler. */
+export interface Exchange {
+  request: ExchangeRequest
+  format: GatewayFormat
+  route: RouteMatch
+  event: GatewayRequestEvent
+  /** The answer's headers (lower-case names). */
+  headers: Record<string, string>
+  warnings: ir.Warning[]
+  started: number
+  /** How upstreams are reached for this request. */
+  transport: UpstreamTransport
+  /** How media URLs are fetched for this request. */
+  fetchMedia: MediaFetcher
+  /** The upstream timeouts' shared timer, when the runtime allows one (else a timer per request). */
+  timeouts?: DeadlineList | undefined
+  usage?: ir.Usage
+  error?: ir.ErrorCode
+  /** What `authenticate` returned for the client's key, when it named a caller. */
+  caller?: Caller
+  /** Why the key was turned away, when it was (reported to `onResponse`). */
+  refused?: Refusal['refuse']
+}
+
+/** The authorization of every request when no key is required (no `await` for it). */
+const noKeyRequired: Authorization = Object.freeze({})
+/** Headers of a body kind, not kept when an error replaces the body. */
+const streamHeaders = new Set(['content-type', 'cache-control', 'x-accel-buffering'])
+
+/**
+ * The context hooks receive; the Web `Request` is built only if a hook reads it. A class, not an object literal with a
+ * getter: a literal's per-call getter gets a hidden class of its own in old space, which keeps the whole request alive
+ * through young-generation collections (see `RouteView` in exchange.ts).
+ */
+class HookContext implements GatewayContext {
+  readonly format: GatewayContext['format']
+  caller?: Caller
+  readonly #request: ExchangeRequest
+
+  constructor(exchange: Exchange) {
+    this.format = exchange.format.id
+    this.#request = exchange.request
+    if (exchange.caller) this.caller = exchange.caller
+  }
+
+  get request(): Request {
+    return this.#request.toRequest()
+  }
+}
+
+/** FNV-1a of a client key: a map scope that does not keep the key itself. */
+function scopeOf(key: string): string {
+  let h = 0x811c9dc5
+  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193)
+  return (h >>> 0).toString(36) + key.length.toString(36)
+}
+
+/**
+ * The store scope of a request (response and reasoning stores): the caller `authenticate` named, so every key of one
+ * account shares it and one key serving several callers does not; else a hash of the client's key. A key's hash has no
+ * `:`, so the two kinds never meet.
+ */
+function storeScope(exchange: Exchange): string {
+  if (exchange.caller) return `caller:${exchange.caller.id}`
+  return scopeOf(extractKey(exchange.request) ?? '')
+}
+
+function stripBase(path: string, basePath: string | undefined): string {
+  if (!basePath) return path
+  const base = basePath.replace(/\/+$/, '')
+  if (!path.startsWith(base)) return path
+  return path.slice(base.length) || '/'
+}
+
+/** An answer given before an exchange exists (no route), with the request id headers `finish` sets otherwise. */
+function withRequestId(result: ExchangeResult, requestId: string): ExchangeResult {
+  result.headers['x-request-id'] = requestId
+  result.headers['request-id'] = requestId
+  return result
+}
+
+/** The single entry of a one-model listing (`get-model`), in the format's listing shape. */
+function singleModel(format: GatewayFormat, id: string): unknown {
+  const list = format.encodeModelList([{ id, displayName: id, created: 0, ownedBy: 'interlingua' }]) as Record<
+    string,
+    unknown
+  >
+  const items = (list.data ?? list.models) as unknown[] | undefined
+  return items?.[0] ?? list
+}
+
+/** What `createGateway` resolves from its options once, for every request of the gateway. */
+export interface FlowSettings {
+  options: GatewayOptions
+  /** The transport when neither the options nor the runtime choose one. */
+  defaultTransport: UpstreamTransport
+  /** The media fetcher of a request's runtime (the options' own, unless the runtime brings one). */
+  mediaFetcherFor: (runtime: ExchangeRuntime | undefined) => MediaFetcher
+  mock: MockModel
+  reasoningStore: ReasoningStore | undefined
+  responseStore: ResponseStore | undefined
+  maxBodyBytes: number
+  /** Whether a key is required (`apiKeys` or `authenticate`). */
+  authRequired: boolean
+  /** The upstream timeouts on runtimes where one timer may serve every request (no timer until one is added). */
+  timeouts: DeadlineList
+}
+
+/** The per-request flow of one gateway; `handle` is its entry (bound once by `createGateway`). */
+export class RequestFlow {
+  private readonly options: GatewayOptions
+  private readonly defaultTransport: UpstreamTransport
+  private readonly mediaFetcherFor: FlowSettings['mediaFetcherFor']
+  private readonly mock: MockModel
+  private readonly reasoningStore: ReasoningStore | undefined
+  private readonly responseStore: ResponseStore | undefined
+  private readonly maxBodyBytes: number
+  private readonly authRequired: boolean
+  private readonly timeouts: DeadlineList
+
+  constructor(settings: FlowSettings) {
+    this.options = settings.options
+    this.defaultTransport = settings.defaultTransport
+    this.mediaFetcherFor = settings.mediaFetcherFor
+    this.mock = settings.mock
+    this.reasoningStore = settings.reasoningStore
+    this.responseStore = settings.responseStore
+    this.maxBodyBytes = settings.maxBodyBytes
+    this.authRequired = settings.authRequired
+    this.timeouts = settings.timeouts
+  }
+
+  private finish(exchange: Exchange, result: ExchangeResult): ExchangeResult {
+    const headers = result.headers
+    headers['x-request-id'] = exchange.event.requestId
+    headers['request-id'] = exchange.event.requestId
+    const warnings = warningsHeader(exchange.warnings)
+    if (warnings) headers['x-interlingua-warnings'] = warnings
+    if (result.status >= 400 && !exchange.error) exchange.error = errorCodeForStatus(result.status)
+    const body = result.body
+    if (!this.options.onResponse) return result
+    if (!isChunkSource(body) || result.status >= 400) {
+      this.options.onResponse(this.responseEvent(exchange, result.status))
+      return result
+    }
+    result.body = observe(body, () => this.options.onResponse?.(this.responseEvent(exchange, result.status)))
+    return result
+  }
+
+  private responseEvent(exchange: Exchange, status: number): GatewayResponseEvent {
+    const event: GatewayResponseEvent = {
+      ...exchange.event,
+      status,
+      latencyMs: Date.now() - exchange.started,
+      warnings: exchange.warnings.length,
+    }
+    if (exchange.usage) event.usage = exchange.usage
+    if (exchange.error) event.error = exchange.error
+    if (exchange.refused) event.refused = exchange.refused
+    return event
+  }
+
+  /** The context hooks receive; the Web `Request` is built only if a hook reads it. */
+  private contextOf(exchange: Exchange): GatewayContext {
+    return new HookContext(exchange)
+  }
+
+  private async authorize(exchange: Exchange): Promise<Authorization> {
+    if (!this.authRequired) return {}
+    const key = extractKey(exchange.request)
+    if (!key) {
+      const message = 'Missing API key (send Authorization: Bearer, x-api-key, x-goog-api-key or ?key=)'
+      return { refused: errorInfo('authentication', message) }
+    }
+    if (this.options.apiKeys && keyMatches(key, this.options.apiKeys)) return {}
+    if (!this.options.authenticate) return { refused: errorInfo('authentication', 'Invalid API key') }
+    return authorizationOf(await this.options.authenticate(key, this.contextOf(exchange)))
+  }
+
+  /** The 403 for a model outside the caller's allow-list, or undefined when the caller may use it. */
+  private forbidden(exchange: Exchange, model: string): ExchangeResult | undefined {
+    if (mayUse(exchange.caller, model)) return undefined
+    const info = errorInfo('permission', `This API key may not use the model "${model}"`, 'model')
+    return errorResult(exchange.format, info, exchange.headers)
+  }
+
+  private async generate(exchange: Exchange): Promise<ExchangeResult> {
+    const { format, route, event } = exchange
+    const text = await exchange.request.text(this.maxBodyBytes)
+    if (text === undefined) {
+      return errorResult(
+        format,
+        errorInfo('request-too-large', `The request body is larger than ${this.maxBodyBytes} bytes`),
+        exchange.headers,
+      )
+    }
+    let body = parseJsonBody(text, format.id)
+    // A passthrough needs only the model and the stream flags: validated and read from the wire when the format can and
+    // the model's upstream, known without side effects, is of the same format. Otherwise decoded (once), as before.
+    let decoded: Converted<ir.Request> | undefined
+    const peeked = typeof body === 'object' && body !== null ? (body as { model?: unknown }).model : undefined
+    let head = staticUpstreamFormat(this.options, peeked) === format.id ? validatedHead(format, body, route) : undefined
+    if (!head) {
+      decoded = format.decodeRequest(body, route)
+      head = headOf(decoded.value)
+    }
+    const model = head.model
+    event.model = model
+    if (route.kind === 'generate') event.stream = head.stream || route.stream === true
+    const refused = this.forbidden(exchange, model)
+    if (refused) return refused
+    const resolved = resolveModel(this.options, model, () => this.contextOf(exchange))
+    if (!resolved) {
+      return errorResult(
+        format,
+        errorInfo('not-found', `The model "${model}" does not exist or is not served here`, 'model'),
+        exchange.headers,
+      )
+    }
+    event.upstream = resolved.name
+    event.upstreamModel = resolved.model
+    this.options.onRequest?.({ ...event })
+    const onWarning = (warning: ir.Warning) => {
+      exchange.warnings.push(warning)
+      this.options.onWarning?.(warning, { ...event })
+    }
+    const sameFormat = resolved.upstream.format === format.id
+    if (!sameFormat) decoded ??= format.decodeRequest(body, route)
+    // Responses state (previous_response_id, item_reference) through the optional store; a Responses upstream keeps its own.
+    let record: { input: unknown[]; scope: string; store: ResponseStore } | undefined
+    if (this.responseStore && format.id === 'responses' && route.kind === 'generate' && !sameFormat) {
+      const scope = storeScope(exchange)
+      body = await expandState(body as Record<string, unknown>, this.responseStore, scope)
+      decoded = format.decodeRequest(body, route)
+      if ((body as Record<string, unknown>).store !== false) {
+        record = { input: inputItems(body as Record<string, unknown>), scope, store: this.responseStore }
+      }
+    }
+    // Passthrough forwards the text as received; never after the store rewrote the body (other formats only).
+    const answer = await this.respondTo(
+      exchange,
+      body,
+      sameFormat ? text : undefined,
+      head,
+      decoded,
+      resolved,
+      onWarning,
+    )
+    return record ? recordAnswer(answer, record.input, record.store, record.scope) : answer
+  }
+
+  /** Not `async`: a passthrough's promise is `forward`'s own (no frame of its own per request). */
+  private respondTo(
+    exchange: Exchange,
+    body: unknown,
+    /** The body's text when `body` is its unchanged parse (passthrough forwards it). */
+    text: string | undefined,
+    head: RequestHead,
+    /** The decoded body: always there when the upstream is of another format (or the mock). */
+    decoded: Converted<ir.Request> | undefined,
+    resolved: NonNullable<ReturnType<typeof resolveModel>>,
+    onWarning: (warning: ir.Warning) => void,
+  ): ExchangeResult | Promise<ExchangeResult> {
+    const { format, route, event } = exchange
+    const model = event.model as string
+    const sameFormat = resolved.upstream.format === format.id
+    const input: ForwardInput = {
+      body,
+      head,
+      resolved,
+      onWarning,
+      options: this.options,
+      fetchMedia: exchange.fetchMedia,
+    }
+    if (text !== undefined) input.text = text
+    if (this.reasoningStore && !sameFormat && format.id === 'chat-completions') {
+      // Only a chat-completions client's translated turns use it (not a passthrough: no key hashed per request).
+      // Scoped by caller (else by the client's key, hashed), so one caller's reasoning is never put on another's turn.
+      input.reasoning = { store: this.reasoningStore, scope: storeScope(exchange) }
+    }
+    if (!decoded) return forward(exchange, input)
+    input.decoded = decoded
+    const request = decoded.value
+    if (route.kind === 'count-tokens' && !sameFormat) {
+      reportWarnings(decoded.warnings, { strict: this.options.strict, onWarning, to: format.id })
+      const count = format.encodeTokenCount?.(estimateInputTokens(request)) ?? {
+        input_tokens: estimateInputTokens(request),
+      }
+      exchange.headers['x-interlingua-token-count'] = 'estimate'
+      return jsonResult(count, exchange.headers)
+    }
+    if (resolved.upstream.format === 'mock') {
+      assertPortable(request.extensions, 'mock')
+      reportWarnings(decoded.warnings, { strict: this.options.strict, onWarning, to: format.id })
+      request.model = resolved.model
+      const respond: RespondOptions = {
+        model,
+        stream: event.stream === true,
+        streamJsonArray: route.streamJsonArray === true,
+        includeUsage: request.streamIncludeUsage === true,
+        request,
+        onWarning,
+        onUsage: (usage: ir.Usage) => {
+          exchange.usage = usage
+        },
+        onError: (error: ir.ErrorInfo) => {
+          exchange.error = error.code
+        },
+      }
+      if (event.stream)
+        return respondWithEvents(listPuller(this.mock.events(request)), format, respond, exchange.headers)
+      return respondWithResponse(this.mock.generate(request), format, respond, exchange.headers)
+    }
+    return forward(exchange, input)
+  }
+
+  async handle(request: ExchangeRequest, runtime?: ExchangeRuntime): Promise<ExchangeResult> {
+    const routeRequest = routeRequestOf(request, stripBase(request.path, this.options.basePath))
+    let format: GatewayFormat | undefined
+    let route: RouteMatch | undefined
+    const requestId = newId('req_')
+    const headers: Record<string, string> = {}
+    for (const candidate of gatewayFormats) {
+      try {
+        route = candidate.matchRoute(routeRequest)
+      } catch (error) {
+        // A route of this format whose path does not parse (a malformed percent-escape): native 400, never a 500.
+        return withRequestId(errorResult(candidate, toErrorInfo(error), headers), requestId)
+      }
+      if (route) {
+        format = candidate
+        break
+      }
+    }
+    if (!format || !route) {
+      // What the services answer for an unknown route: OpenAI `Invalid URL (POST /v1/x)` with `code: null`, Anthropic
+      // `not_found_error`, Gemini `NOT_FOUND` — never `model_not_found`.
+      const info = errorInfo('not-found', `Invalid URL (${request.method} ${request.path})`)
+      const client = getGatewayFormat(guessClientFormat(routeRequest.url, routeRequest.headers))
+      return withRequestId(errorResult(client, info, headers), requestId)
+    }
+    const exchange: Exchange = {
+      request,
+      format,
+      route,
+      event: { requestId, format: format.id, kind: route.kind },
+      headers,
+      warnings: [],
+      started: Date.now(),
+      transport: this.options.fetch === undefined && runtime?.transport ? runtime.transport : this.defaultTransport,
+      fetchMedia: this.mediaFetcherFor(runtime),
+      timeouts: runtime?.sharedTimers ? this.timeouts : undefined,
+    }
+    if (route.model !== undefined) exchange.event.model = route.model
+    try {
+      const authorization = this.authRequired ? await this.authorize(exchange) : noKeyRequired
+      if ('refused' in authorization) {
+        exchange.error = authorization.refused.code
+        // A refusal's code is its reason: 'authentication', 'permission' or 'rate-limit'.
+        exchange.refused = authorization.refused.code as Refusal['refuse']
+        return this.finish(exchange, errorResult(format, authorization.refused, headers))
+      }
+      if (authorization.caller) {
+        exchange.caller = authorization.caller
+        exchange.event.caller = authorization.caller
+      }
+      if (route.kind === 'list-models') {
+        const listed = listedModels(this.options).filter((model) => mayUse(exchange.caller, model.id))
+        return this.finish(exchange, jsonResult(format.encodeModelList(listed), headers))
+      }
+      if (route.kind === 'get-model') {
+        const id = route.model ?? ''
+        const refused = this.forbidden(exchange, id)
+        if (refused) return this.finish(exchange, refused)
+        if (!resolveModel(this.options, id, () => this.contextOf(exchange))) {
+          exchange.error = 'not-found'
+          return this.finish(
+            exchange,
+            errorResult(format, errorInfo('not-found', `The model "${id}" does not exist`, 'model'), headers),
+          )
+        }
+        return this.finish(exchange, jsonResult(singleModel(format, id), headers))
+      }
+      if (route.kind === 'get-response') {
+        const id = route.id ?? ''
+        const stored = this.responseStore ? await this.responseStore.get(storeScope(exchange), id) : undefined
+        if (!stored) {
+          exchange.error = 'not-found'
+          const message = `Response with id '${id}' not found.${this.responseStore ? '' : ' This gateway stores no responses.'}`
+          return this.finish(exchange, errorResult(format, errorInfo('not-found', message, 'response_id'), headers))
+        }
+        return this.finish(exchange, jsonResult(stored.response, headers))
+      }
+      return this.finish(exchange, await this.generate(exchange))
+    } catch (error) {
+      const info = toErrorInfo(error)
+      exchange.error = info.code
+      const kept: Record<string, string> = {}
+      for (const name of Object.keys(headers)) if (!streamHeaders.has(name)) kept[name] = headers[name] as string
+      return this.finish(exchange, errorResult(format, info, kept))
+    }
+  }
+}
