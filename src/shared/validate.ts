@@ -1,12 +1,7 @@
 import { formatPath, InterlinguaError } from '../errors.js'
 import type { FormatId } from '../ir/format-id.js'
 import type { Issue, Schema } from './schema.js'
-
-function describe(value: unknown): string {
-  if (value === null) return 'null'
-  if (Array.isArray(value)) return 'array'
-  return typeof value
-}
+import { describe, typeMessage } from './wire-problem.js'
 
 function valueAt(root: unknown, path: ReadonlyArray<PropertyKey>): unknown {
   let current: unknown = root
@@ -29,9 +24,7 @@ function explain(issue: Issue, root: unknown): string {
   const received = valueAt(root, issue.path)
   switch (issue.code) {
     case 'invalid_type':
-      return received === undefined
-        ? `required field is missing (expected ${String(issue.expected)})`
-        : `expected ${String(issue.expected)}, received ${describe(received)}`
+      return typeMessage(String(issue.expected), received)
     case 'invalid_value':
       return `expected one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}, received ${JSON.stringify(received)}`
     case 'invalid_union': {

@@ -1,7 +1,8 @@
 /**
- * The pieces the hand-written validators (formats/chat-completions/validate-messages.ts,
- * formats/messages/validate-content.ts) share: a value's kind and the wrong-type problem, worded as parseWire words a
- * schema issue ("required field is missing (expected string)", "expected string, received number").
+ * A value's kind and the wrong-type problem, worded once: parseWire's schema issues (shared/validate.ts) and the
+ * hand-written validators (chat-completions/validate-messages.ts, messages/validate-content.ts,
+ * content-generation/validate-parts.ts) say "required field is missing (expected string)" and "expected string,
+ * received number" alike.
  */
 import type { Problem } from './schema.js'
 
@@ -12,14 +13,15 @@ export function describe(value: unknown): string {
   return typeof value
 }
 
+/** The wrong-type sentence: `value` is what was found (`undefined`: the field is missing). */
+export function typeMessage(expected: string, value: unknown): string {
+  return value === undefined
+    ? `required field is missing (expected ${expected})`
+    : `expected ${expected}, received ${describe(value)}`
+}
+
 export function typeProblem(path: Array<string | number>, expected: string, value: unknown): Problem {
-  return {
-    path,
-    message:
-      value === undefined
-        ? `required field is missing (expected ${expected})`
-        : `expected ${expected}, received ${describe(value)}`,
-  }
+  return { path, message: typeMessage(expected, value) }
 }
 
 /** `o[key]` is a string: required (0), optional (1), or optional and nullable (2). */

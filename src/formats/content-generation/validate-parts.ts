@@ -6,25 +6,10 @@
  */
 import { isRecord as isObject } from '../../shared/is-record.js'
 import type { Problem } from '../../shared/schema.js'
+import { typeProblem as problem } from '../../shared/wire-problem.js'
 
 type Json = Record<string, unknown>
 type Path = Array<string | number>
-
-function describe(value: unknown): string {
-  if (value === null) return 'null'
-  if (Array.isArray(value)) return 'array'
-  return typeof value
-}
-
-function problem(path: Path, expected: string, value: unknown): Problem {
-  return {
-    path,
-    message:
-      value === undefined
-        ? `required field is missing (expected ${expected})`
-        : `expected ${expected}, received ${describe(value)}`,
-  }
-}
 
 /** Prefixes a problem's path (paths are built only on failure, so the happy path allocates nothing). */
 function at(found: Problem | undefined, ...prefix: Path): Problem | undefined {
