@@ -26,7 +26,7 @@ import { validateOptions } from './routing.js'
 import { fetchTransport } from './upstream.js'
 
 export { refuse } from './auth.js'
-export type { Exchange } from './request-flow.js'
+export type { Exchange } from './exchange-state.js'
 
 /** The gateway: a bound Fetch handler (and, for `interlingua/node`, its exchange handler under a symbol). */
 export interface Gateway {

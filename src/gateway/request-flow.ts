@@ -31,17 +31,11 @@ import {
   observe,
   routeRequestOf,
 } from './exchange.js'
+import { type Exchange, HookContext, storeScope } from './exchange-state.js'
 import { type ForwardInput, forward } from './forward.js'
 import type { MediaFetcher } from './media.js'
 import type { MockModel } from './mock-model.js'
-import type {
-  Caller,
-  GatewayContext,
-  GatewayOptions,
-  GatewayRequestEvent,
-  GatewayResponseEvent,
-  Refusal,
-} from './options.js'
+import type { GatewayContext, GatewayOptions, GatewayResponseEvent, Refusal } from './options.js'
 import type { ReasoningStore } from './reasoning-store.js'
 import type { ResponseStore } from './response-store.js'
 import { expandState, inputItems, recordAnswer } from './responses-state.js'
@@ -49,72 +43,10 @@ import { guessClientFormat, listedModels, resolveModel, staticUpstreamFormat } f
 import type { UpstreamTransport } from './upstream.js'
 import { warningsHeader } from './warnings.js'
 
-/** Everything one request carries through the handler. */
-export interface Exchange {
-  request: ExchangeRequest
-  format: GatewayFormat
-  route: RouteMatch
-  event: GatewayRequestEvent
-  /** The answer's headers (lower-case names). */
-  headers: Record<string, string>
-  warnings: ir.Warning[]
-  started: number
-  /** How upstreams are reached for this request. */
-  transport: UpstreamTransport
-  /** How media URLs are fetched for this request. */
-  fetchMedia: MediaFetcher
-  /** The upstream timeouts' shared timer, when the runtime allows one (else a timer per request). */
-  timeouts?: DeadlineList | undefined
-  usage?: ir.Usage
-  error?: ir.ErrorCode
-  /** What `authenticate` returned for the client's key, when it named a caller. */
-  caller?: Caller
-  /** Why the key was turned away, when it was (reported to `onResponse`). */
-  refused?: Refusal['refuse']
-}
-
 /** The authorization of every request when no key is required (no `await` for it). */
 const noKeyRequired: Authorization = Object.freeze({})
 /** Headers of a body kind, not kept when an error replaces the body. */
 const streamHeaders = new Set(['content-type', 'cache-control', 'x-accel-buffering'])
-
-/**
- * The context hooks receive; the Web `Request` is built only if a hook reads it. A class, not an object literal with a
- * getter: a literal's per-call getter gets a hidden class of its own in old space, which keeps the whole request alive
- * through young-generation collections (see `RouteView` in exchange.ts).
- */
-class HookContext implements GatewayContext {
-  readonly format: GatewayContext['format']
-  caller?: Caller
-  readonly #request: ExchangeRequest
-
-  constructor(exchange: Exchange) {
-    this.format = exchange.format.id
-    this.#request = exchange.request
-    if (exchange.caller) this.caller = exchange.caller
-  }
-
-  get request(): Request {
-    return this.#request.toRequest()
-  }
-}
-
-/** FNV-1a of a client key: a map scope that does not keep the key itself. */
-function scopeOf(key: string): string {
-  let h = 0x811c9dc5
-  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193)
-  return (h >>> 0).toString(36) + key.length.toString(36)
-}
-
-/**
- * The store scope of a request (response and reasoning stores): the caller `authenticate` named, so every key of one
- * account shares it and one key serving several callers does not; else a hash of the client's key. A key's hash has no
- * `:`, so the two kinds never meet.
- */
-function storeScope(exchange: Exchange): string {
-  if (exchange.caller) return `caller:${exchange.caller.id}`
-  return scopeOf(extractKey(exchange.request) ?? '')
-}
 
 function stripBase(path: string, basePath: string | undefined): string {
   if (!basePath) return path
