@@ -22,6 +22,9 @@ const isEvent = (text: string, at: number) =>
   text.charCodeAt(at + 4) === 116 &&
   text.charCodeAt(at + 5) === 58
 
+/** A field's value: from `at` (just after the colon, one leading space dropped) to the line's end. */
+const valueFrom = (text: string, at: number, end: number) => text.slice(text.charCodeAt(at) === 32 ? at + 1 : at, end)
+
 /** The error an oversized message throws (eventsource-parser's `ParseError` shape: `name`, `type`). */
 function bufferExceeded(max: number): Error & { type: string } {
   const error = new Error(`Buffered data exceeded max buffer size of ${max} characters`)
@@ -58,20 +61,19 @@ export function createSseDecodeStep(options: SseDecodeOptions = {}): StreamStep<
     }
     const c = text.charCodeAt(start)
     if (c === 100 && isData(text, start)) {
-      const value = text.slice(text.charCodeAt(start + 5) === 32 ? start + 6 : start + 5, end)
+      const value = valueFrom(text, start + 5, end)
       data = lines++ === 0 ? value : `${data}\n${value}`
       return
     }
     if (c === 101 && isEvent(text, start)) {
-      event = text.slice(text.charCodeAt(start + 6) === 32 ? start + 7 : start + 6, end) || undefined
+      event = valueFrom(text, start + 6, end) || undefined
       return
     }
     if (c === 58) return // a comment
     const colon = text.indexOf(':', start)
     const nameEnd = colon === -1 || colon > end ? end : colon
     const field = text.slice(start, nameEnd)
-    const value =
-      nameEnd === end ? '' : text.slice(text.charCodeAt(nameEnd + 1) === 32 ? nameEnd + 2 : nameEnd + 1, end)
+    const value = nameEnd === end ? '' : valueFrom(text, nameEnd + 1, end)
     if (field === 'data') data = lines++ === 0 ? value : `${data}\n${value}`
     else if (field === 'event') event = value || undefined
     else if (field === 'id' && !value.includes('\0')) id = value
@@ -99,7 +101,7 @@ export function createSseDecodeStep(options: SseDecodeOptions = {}): StreamStep<
         // the usual lines inline: `data:` (a message's only data line straight out when a blank line follows), `event:`
         const c = text.charCodeAt(start)
         if (c === 100 && isData(text, start)) {
-          const value = text.slice(text.charCodeAt(start + 5) === 32 ? start + 6 : start + 5, lf)
+          const value = valueFrom(text, start + 5, lf)
           if (lines === 0 && text.charCodeAt(lf + 1) === 10) {
             out.push({ id, event, data: value })
             id = event = undefined
@@ -108,8 +110,7 @@ export function createSseDecodeStep(options: SseDecodeOptions = {}): StreamStep<
             continue
           }
           data = lines++ === 0 ? value : `${data}\n${value}`
-        } else if (c === 101 && isEvent(text, start))
-          event = text.slice(text.charCodeAt(start + 6) === 32 ? start + 7 : start + 6, lf) || undefined
+        } else if (c === 101 && isEvent(text, start)) event = valueFrom(text, start + 6, lf) || undefined
         else line(text, start, lf, out)
         start = lf + 1
         lf = text.indexOf('\n', start)
