@@ -1,5 +1,6 @@
 import { errorCodeForStatus } from '../../ir/error.js'
 import type * as ir from '../../ir/index.js'
+import { finiteNumber as numberOr } from '../../shared/finite-number.js'
 import { isRecord } from '../../shared/is-record.js'
 import { generateToolCallId } from '../../shared/tool-ids.js'
 import { plainCount, plainString } from '../../stream/quick-json.js'
@@ -283,10 +284,6 @@ function mergeInto(block: Block, extra: unknown): void {
     if (isRecord(value)) merged[key as ir.FormatId] = { ...merged[key as ir.FormatId], ...value }
   }
   block.providerData = merged
-}
-
-function numberOr(value: unknown): number | undefined {
-  return typeof value === 'number' && Number.isFinite(value) ? value : undefined
 }
 
 const statusByType: Record<string, number> = {

@@ -1,4 +1,5 @@
 import type * as ir from '../../ir/index.js'
+import { finiteNumber as count } from '../../shared/finite-number.js'
 import { isRecord } from '../../shared/is-record.js'
 
 /** The wire usage object (subset we read and write). @see https://platform.openai.com/docs/api-reference/chat/object#chat/object-usage */
@@ -14,9 +15,6 @@ export interface ChatCompletionsUsage {
     rejected_prediction_tokens?: number
   } | null
 }
-
-const count = (value: unknown): number | undefined =>
-  typeof value === 'number' && Number.isFinite(value) ? value : undefined
 
 /**
  * OpenAI semantics: `prompt_tokens` includes cached tokens, `completion_tokens` includes reasoning. Reads only numeric

@@ -1,5 +1,6 @@
 /** Responses usage ⇄ IR. @see responses-api.md §5.3 */
 import type * as ir from '../../ir/index.js'
+import { finiteNumber as num } from '../../shared/finite-number.js'
 import { isRecord } from '../../shared/is-record.js'
 
 export interface ResponsesUsage {
@@ -9,9 +10,6 @@ export interface ResponsesUsage {
   output_tokens_details: { reasoning_tokens: number }
   total_tokens: number
 }
-
-const num = (value: unknown): number | undefined =>
-  typeof value === 'number' && Number.isFinite(value) ? value : undefined
 
 /** Same semantics as the IR: `input_tokens` includes cached tokens, `output_tokens` includes reasoning. Total. */
 export function decodeUsage(raw: unknown): ir.Usage | undefined {
