@@ -4,8 +4,6 @@ import type * as ir from '../../ir/index.js'
 import { parseDataUrl, toDataUrl } from '../../shared/data-url.js'
 import { isRecord } from '../../shared/is-record.js'
 
-export { isRecord }
-
 const FORMAT = 'responses'
 export type Wire = Record<string, unknown>
 

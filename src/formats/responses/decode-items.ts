@@ -8,7 +8,8 @@
 import { invalidRequest } from '../../errors.js'
 import type * as ir from '../../ir/index.js'
 import type { Requirement } from '../../shared/foreign-extensions.js'
-import { decodeInputPart, isRecord, optStr, str } from './content.js'
+import { isRecord } from '../../shared/is-record.js'
+import { decodeInputPart, optStr, str } from './content.js'
 import { type Carried, mergeData, readEnvelope } from './reasoning.js'
 
 const FORMAT = 'responses'

@@ -2,9 +2,9 @@
 import { invalidRequest } from '../../errors.js'
 import type * as ir from '../../ir/index.js'
 import { REQUIRES_KEY, type Requirement } from '../../shared/foreign-extensions.js'
+import { isRecord } from '../../shared/is-record.js'
 import { parseWire } from '../../shared/validate.js'
 import type { Converted, RouteMatch } from '../format.js'
-import { isRecord } from './content.js'
 import { decodeItems } from './decode-items.js'
 import { requestSchema, type WireRequest } from './schema.js'
 

@@ -1,8 +1,9 @@
 /** Responses response body → IR. @see responses-api.md §5 */
 import { invalidRequest } from '../../errors.js'
 import type * as ir from '../../ir/index.js'
+import { isRecord } from '../../shared/is-record.js'
 import type { Converted } from '../format.js'
-import { isRecord, str } from './content.js'
+import { str } from './content.js'
 import { reasoningPart } from './decode-items.js'
 import { toFinishReason } from './finish-reason.js'
 import { mergeData, readEnvelope } from './reasoning.js'

@@ -6,9 +6,10 @@
  * and two `indexOf` over the chunk's text.
  */
 import type * as ir from '../../ir/index.js'
+import { isRecord } from '../../shared/is-record.js'
 import { eventData } from '../../stream/sse-event-data.js'
 import type { ForwardedStreamWatcher, SseFrame } from '../format.js'
-import { isRecord, type Wire } from './content.js'
+import type { Wire } from './content.js'
 import { startEventOf } from './decode-stream.js'
 import { ResponsesEncoder } from './encode-stream.js'
 
