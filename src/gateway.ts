@@ -34,3 +34,11 @@ export type { TranslateRequestOptions } from './http/translate-request.js'
 export { translateRequest } from './http/translate-request.js'
 export type { TranslateResponseOptions } from './http/translate-response.js'
 export { translateResponse } from './http/translate-response.js'
+export type {
+  AuthValue,
+  AwsCredentials,
+  ProviderId,
+  ProviderOptions,
+  ServiceAccountKey,
+  UpstreamAuth,
+} from './providers/provider.js'

@@ -210,6 +210,8 @@ describe('routing edges', () => {
     expect(() => createGateway({ models: { a: { upstream: 'nope' } } })).toThrow(
       'models["a"] routes to unknown upstream "nope"',
     )
-    expect(() => createGateway({ upstreams: { x: { format: 'messages' } } })).toThrow('upstreams.x needs a baseURL')
+    expect(() => createGateway({ upstreams: { x: { format: 'messages' } } })).toThrow(
+      'upstreams.x: baseURL is required',
+    )
   })
 })

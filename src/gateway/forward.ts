@@ -19,6 +19,7 @@ import {
   upstreamKind,
 } from '../http/translate-request.js'
 import type * as ir from '../ir/index.js'
+import type { Provider } from '../providers/provider.js'
 import { appendMember } from '../shared/json-splice.js'
 import type { Deadline, DeadlineList } from './deadlines.js'
 import { errorInfo } from './errors.js'
@@ -27,6 +28,7 @@ import type { Exchange } from './exchange-state.js'
 import { withIdleTimeout } from './idle.js'
 import type { MediaFetcher } from './media.js'
 import type { GatewayOptions, UpstreamOptions } from './options.js'
+import type * as ProviderCalls from './provider-call.js'
 import type { ReasoningStore } from './reasoning-store.js'
 import { type ResolvedModel, upstreamConfig } from './routing.js'
 import { type Cancel, cancel, createCancel, type UpstreamAnswer } from './upstream.js'
@@ -64,11 +66,23 @@ interface Target {
   headers: Readonly<Record<string, string>>
 }
 
+/** Provider calls' code, loaded the first time an upstream needs it (a provider, or a `headers` function). */
+let providerCalls: Promise<typeof ProviderCalls> | undefined
+const loadProviderCalls = () => {
+  providerCalls ??= import('./provider-call.js')
+  return providerCalls
+}
+
 /** Upstream URL and headers per upstream, model, endpoint and stream flag: built once, not per request. */
 const targets = new WeakMap<UpstreamOptions, Map<string, Target>>()
 const maxTargetsPerUpstream = 1000
 
-function targetOf(resolved: ResolvedModel, kind: 'generate' | 'count-tokens', stream: boolean): Target {
+function targetOf(
+  resolved: ResolvedModel,
+  kind: 'generate' | 'count-tokens',
+  stream: boolean,
+  provider: Provider | undefined,
+): Target {
   let cache = targets.get(resolved.upstream)
   if (!cache) {
     cache = new Map()
@@ -77,13 +91,24 @@ function targetOf(resolved: ResolvedModel, kind: 'generate' | 'count-tokens', st
   const key = `${kind}\u0000${stream ? 1 : 0}\u0000${resolved.model}`
   let target = cache.get(key)
   if (!target) {
-    const format = getGatewayFormat(resolved.upstream.format as FormatId)
-    const built = format.upstreamTarget(resolved.model, kind, stream, upstreamConfig(resolved.upstream))
+    const upstream = resolved.upstream
     const headers: Record<string, string> = {}
-    built.headers.forEach((value, name) => {
-      headers[name] = value
-    })
-    target = { url: built.url, path: new URL(built.url).pathname, headers: Object.freeze(headers) }
+    let url: string
+    if (provider) {
+      const built = provider.target({ format: upstream.format as FormatId, model: resolved.model, kind, stream })
+      url = built.url
+      Object.assign(headers, built.headers)
+      if (upstream.headers && typeof upstream.headers === 'object')
+        for (const name of Object.keys(upstream.headers)) headers[name.toLowerCase()] = upstream.headers[name] as string
+    } else {
+      const format = getGatewayFormat(upstream.format as FormatId)
+      const built = format.upstreamTarget(resolved.model, kind, stream, upstreamConfig(upstream))
+      url = built.url
+      built.headers.forEach((value, name) => {
+        headers[name] = value
+      })
+    }
+    target = { url, path: new URL(url).pathname, headers: Object.freeze(headers) }
     if (cache.size >= maxTargetsPerUpstream) cache.clear()
     cache.set(key, target)
   }
@@ -158,7 +183,16 @@ export async function forward(exchange: Exchange, input: ForwardInput): Promise<
   const reasoning = !sameFormat && format.id === 'chat-completions' ? input.reasoning : undefined
   if (reasoning && decoded) reasoning.store.restore(reasoning.scope, decoded.value.messages)
   const { kind, stream: upstreamStream } = upstreamKind({ route, stream: input.head.stream })
-  const target = targetOf(resolved, kind, upstreamStream)
+  // A cloud provider (Azure, Vertex AI…) or a `headers` function: code loaded on first use. A first-party upstream with
+  // static headers skips all of it.
+  const upstream = resolved.upstream
+  const calls =
+    upstream.provider !== undefined || typeof upstream.headers === 'function' ? await loadProviderCalls() : undefined
+  const provider =
+    calls && upstream.provider !== undefined
+      ? await calls.providerOf(upstream, resolved.name, options.fetch ?? globalThis.fetch)
+      : undefined
+  const target = targetOf(resolved, kind, upstreamStream, provider)
   let body: string
   if (sameFormat) {
     // Passthrough: the client's text, the model spliced in — synchronous (no promise of its own per request).
@@ -193,6 +227,8 @@ export async function forward(exchange: Exchange, input: ForwardInput): Promise<
     options.onResponse !== undefined &&
     !includeUsage
   if (askUsage) body = withIncludeUsage(body, input.body)
+  const request = provider && { format: to, model: resolved.model, kind, stream: upstreamStream }
+  if (provider?.body && request) body = provider.body(body, request)
   // The client's text and its parse are not needed past this point: dropped, so that they are not kept (through this
   // frame's parameter) while the call waits for the upstream.
   input.body = undefined
@@ -201,8 +237,12 @@ export async function forward(exchange: Exchange, input: ForwardInput): Promise<
   // Cancelled by the client going away or by the timeout: a plain object, not an AbortController.
   const guard = new CallGuard(exchange, exchange.timeouts, options.timeoutMs ?? defaultTimeoutMs)
   const handle = guard.handle
+  const upstreamURL = sameFormat && route.streamJsonArray ? target.url.replace(/\?alt=sse$/, '') : target.url
+  const headers = calls
+    ? await calls.callHeaders(upstream, resolved.name, provider, { url: upstreamURL, headers: target.headers, body })
+    : target.headers
   const relay = {
-    secrets: [resolved.upstream.apiKey],
+    secrets: calls ? [upstream.apiKey, ...calls.headerSecrets(headers)] : [upstream.apiKey],
     relayHeaders: options.relayHeaders,
     maxResponseBytes: options.maxResponseBytes,
     // The same options may serve under several names: the name is the request's, the path the target's.
@@ -211,8 +251,8 @@ export async function forward(exchange: Exchange, input: ForwardInput): Promise<
   let answer: UpstreamAnswer
   try {
     // A content-generation client that asked for a JSON array (no `alt=sse`) gets the upstream's own JSON array.
-    const url = sameFormat && route.streamJsonArray ? target.url.replace(/\?alt=sse$/, '') : target.url
-    answer = await exchange.transport({ url, headers: target.headers, body, cancel: handle })
+    answer = await exchange.transport({ url: upstreamURL, headers, body, cancel: handle })
+    if (calls && provider && request) answer = calls.framedAnswer(answer, provider, request)
   } catch {
     return callFailure(exchange, guard, resolved.name)
   }
@@ -225,7 +265,15 @@ export async function forward(exchange: Exchange, input: ForwardInput): Promise<
   if (watched) answer = watched
   let result: ExchangeResult
   try {
-    if (sameFormat) {
+    if (calls && provider && (answer.status < 200 || answer.status > 299)) {
+      // A cloud's error answer is always re-encoded in the client's format: never its raw body, even in passthrough.
+      const source = calls.errorSource(provider, getGatewayFormat(to))
+      const onError = (error: ir.ErrorInfo) => {
+        exchange.error = error.code
+      }
+      result = await translateAnswer(answer, source, format, { stream: false, onError, ...relay })
+      Object.assign(result.headers, exchange.headers)
+    } else if (sameFormat) {
       // Usage for onResponse, read from the forwarded bytes (not decoded, not re-encoded) only when someone listens.
       const usageField = options.onResponse && route.kind === 'generate' ? format.usageField : undefined
       const onUsage = (usage: ir.Usage) => {

@@ -1,23 +1,35 @@
 /** The gateway's options (issue 4). Every field is optional: `createGateway()` serves the embedded mock model. */
 import type { FormatId } from '../formats/format.js'
 import type * as ir from '../ir/index.js'
+import type { ProviderId, ProviderOptions } from '../providers/provider.js'
 import type { ReasoningStoreOptions } from './reasoning-store.js'
 import type { ResponseStore } from './response-store.js'
 
 /**
  * An upstream service. `format: 'mock'` is the embedded mock model (no key, no network); every other format needs
  * `baseURL`, which means what it means for that format's official SDK (OpenAI `…/v1`; Anthropic and Gemini without
- * a version).
+ * a version) — unless a `provider` says where requests go (Azure OpenAI, Vertex AI: see `provider`). The provider
+ * fields (`deployment`, `project`, `location`, `region`, `auth`) are `ProviderOptions`'.
  */
-export interface UpstreamOptions {
+export interface UpstreamOptions extends ProviderOptions {
   format: FormatId | 'mock'
-  /** Required unless `format` is `'mock'`. */
+  /**
+   * The cloud that serves this upstream, when it is not the format's first-party API: `'azure'` (Azure OpenAI,
+   * chat-completions or responses) or `'vertex'` (Google Vertex AI: content-generation for Gemini, messages for
+   * Claude). The format still says what the wire looks like; the provider says where it goes and how it is
+   * authenticated. @defaultValue first-party
+   */
+  provider?: ProviderId
+  /** Required unless `format` is `'mock'` or the provider has a default origin (Vertex AI); Azure: the resource endpoint. */
   baseURL?: string
-  /** The upstream's own key, sent in its format's auth header. The client's key is never forwarded. */
+  /** The upstream's own key, sent in its format's auth header (Azure: `api-key`). The client's key is never forwarded. */
   apiKey?: string
-  /** Extra headers sent upstream (set after the auth header, so they may override it). */
-  headers?: Record<string, string>
-  /** content-generation: the API version path segment. @defaultValue `'v1beta'` */
+  /**
+   * Extra headers sent upstream (set after the auth header, so they may override it): an object, or a function
+   * (sync or async) called before each upstream call — a corporate proxy's token plugs in there.
+   */
+  headers?: Record<string, string> | (() => Record<string, string> | Promise<Record<string, string>>)
+  /** content-generation: the API version path segment (`'v1beta'` by default). Azure: the classic API's `api-version`. */
   apiVersion?: string
 }
 

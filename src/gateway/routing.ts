@@ -1,6 +1,7 @@
 /** Model routing: public model id → upstream (issue 4 §4). */
 import type { FormatId, ModelInfo, UpstreamConfig } from '../formats/format.js'
 import type { GatewayContext, GatewayOptions, UpstreamOptions } from './options.js'
+import { validateUpstream } from './validate-upstream.js'
 
 /**
  * The format a request that matched no route most likely speaks, so even "no such endpoint" reaches its SDK in a shape
@@ -27,14 +28,10 @@ export interface ResolvedModel {
 /** The name reported for the embedded mock model when no upstream is configured. */
 export const mockUpstreamName = 'mock'
 
-/** Checks the configuration once, at creation: upstreams need a baseURL, routes need a known upstream. */
+/** Checks the configuration once, at creation: upstreams it can serve (`validateUpstream`), routes to known upstreams. */
 export function validateOptions(options: GatewayOptions): void {
   const upstreams = options.upstreams ?? {}
-  for (const [name, upstream] of Object.entries(upstreams)) {
-    if (upstream.format !== 'mock' && !upstream.baseURL) {
-      throw new TypeError(`createGateway: upstreams.${name} needs a baseURL (or format: 'mock')`)
-    }
-  }
+  for (const [name, upstream] of Object.entries(upstreams)) validateUpstream(name, upstream)
   for (const [model, route] of Object.entries(options.models ?? {})) {
     if (!upstreams[route.upstream]) {
       throw new TypeError(`createGateway: models["${model}"] routes to unknown upstream "${route.upstream}"`)
@@ -83,7 +80,7 @@ export function staticUpstreamFormat(options: GatewayOptions, model: unknown): s
 export function upstreamConfig(upstream: UpstreamOptions): UpstreamConfig {
   const config: UpstreamConfig = { baseURL: upstream.baseURL ?? '' }
   if (upstream.apiKey !== undefined) config.apiKey = upstream.apiKey
-  if (upstream.headers !== undefined) config.headers = upstream.headers
+  if (upstream.headers !== undefined && typeof upstream.headers !== 'function') config.headers = upstream.headers
   if (upstream.apiVersion !== undefined) config.apiVersion = upstream.apiVersion
   return config
 }

@@ -1,0 +1,121 @@
+/**
+ * Upstream calls through a provider (`src/providers/provider.ts`): its code loaded on first use, per-call headers
+ * (the provider's credentials and a `headers` function), a non-SSE stream framed into SSE, and a cloud's error answer
+ * re-encoded in the client's format. Loaded by `forward.ts` only when an upstream needs it: first-party upstreams with
+ * static headers never load it.
+ */
+import { InterlinguaError } from '../errors.js'
+import type { Format, GatewayFormat } from '../formats/format.js'
+import type * as ir from '../ir/index.js'
+import { providerSpec } from '../providers/index.js'
+import type { Provider, ProviderRequest, ProviderUpstream } from '../providers/provider.js'
+import { clearBuffer } from '../stream/step.js'
+import type { UpstreamOptions } from './options.js'
+import type { UpstreamAnswer } from './upstream.js'
+
+const providers = new WeakMap<UpstreamOptions, Promise<Provider>>()
+
+/** The provider bound to `upstream` (loaded and made once per upstream options object). */
+export function providerOf(upstream: UpstreamOptions, name: string, doFetch: typeof fetch): Promise<Provider> {
+  let provider = providers.get(upstream)
+  if (!provider) {
+    const spec = providerSpec(upstream.provider as string)
+    if (!spec) throw new TypeError(`Unknown provider "${String(upstream.provider)}"`)
+    provider = spec.load().then((factory) => factory(upstream as ProviderUpstream, { fetch: doFetch, name }))
+    // A failed load is retried by the next request, not cached.
+    provider.catch(() => providers.delete(upstream))
+    providers.set(upstream, provider)
+  }
+  return provider
+}
+
+/** The upstream's `headers` when it is a function: called, names lower-cased. A failure is a 502 naming the upstream. */
+async function headersOf(upstream: UpstreamOptions, name: string): Promise<Record<string, string>> {
+  const out: Record<string, string> = {}
+  let given: Record<string, string>
+  try {
+    given = await (upstream.headers as () => Record<string, string> | Promise<Record<string, string>>)()
+  } catch {
+    throw new InterlinguaError('upstream', `The headers function of the upstream "${name}" failed`)
+  }
+  if (typeof given === 'object' && given !== null)
+    for (const key of Object.keys(given)) if (typeof given[key] === 'string') out[key.toLowerCase()] = given[key]
+  return out
+}
+
+/**
+ * The headers of one call: the target's, then the `headers` function's (they may override them), then the provider's
+ * credentials over the result (a signature covers every header sent).
+ */
+export async function callHeaders(
+  upstream: UpstreamOptions,
+  name: string,
+  provider: Provider | undefined,
+  call: { url: string; headers: Readonly<Record<string, string>>; body: string },
+): Promise<Readonly<Record<string, string>>> {
+  let headers = call.headers
+  if (typeof upstream.headers === 'function') headers = { ...headers, ...(await headersOf(upstream, name)) }
+  if (provider?.authorize) headers = await provider.authorize({ url: call.url, headers, body: call.body })
+  return headers
+}
+
+/** Secrets a call's headers carry (masked in whatever the upstream echoes back). */
+export function headerSecrets(headers: Readonly<Record<string, string>>): string[] {
+  const secrets: string[] = []
+  for (const name of ['authorization', 'api-key', 'x-api-key', 'x-goog-api-key']) {
+    const value = headers[name]
+    if (value !== undefined) secrets.push(value.replace(/^Bearer /i, ''))
+  }
+  return secrets
+}
+
+/** A streamed 2xx answer through the provider's framing (`decodeStream`): its body becomes the format's SSE bytes. */
+export function framedAnswer(answer: UpstreamAnswer, provider: Provider, request: ProviderRequest): UpstreamAnswer {
+  if (!provider.decodeStream || answer.status < 200 || answer.status > 299) return answer
+  const step = provider.decodeStream(request)
+  const out: Uint8Array[] = []
+  let at = 0
+  let ended = false
+  /** The step's outputs one at a time (a queue emptied before the next upstream chunk is pushed). */
+  const next = async (): Promise<Uint8Array | undefined> => {
+    while (at >= out.length) {
+      clearBuffer(out)
+      at = 0
+      if (ended) return undefined
+      const chunk = await answer.next()
+      if (chunk === undefined) {
+        ended = true
+        step.end(out)
+      } else step.push(chunk, out)
+    }
+    return out[at++]
+  }
+  const eventStream = (name: string, value: string) => (name === 'content-type' ? 'text/event-stream' : value)
+  return {
+    status: answer.status,
+    header: (name) => (name === 'content-type' ? 'text/event-stream' : answer.header(name)),
+    forEachHeader: (each) => answer.forEachHeader((value, name) => each(eventStream(name, value), name)),
+    next,
+    async text() {
+      const decoder = new TextDecoder()
+      let text = ''
+      for (let chunk = await next(); chunk !== undefined; chunk = await next())
+        text += decoder.decode(chunk, { stream: true })
+      return text + decoder.decode()
+    },
+    close: () => answer.close(),
+  }
+}
+
+/**
+ * The upstream format as the source of an error answer: the provider's `decodeError` first (the cloud's own error
+ * shape), else the format's.
+ */
+export function errorSource(provider: Provider, format: GatewayFormat): Format {
+  if (!provider.decodeError) return format
+  const decodeError = provider.decodeError.bind(provider)
+  return Object.assign(Object.create(format) as Format, {
+    decodeError: (status: number, body: unknown): ir.ErrorInfo =>
+      decodeError(status, body) ?? format.decodeError(status, body),
+  })
+}
