@@ -1,6 +1,6 @@
 /**
  * The Responses format through the gateway (issue 13): stateless refusals in the client's format (also on the mock
- * model), hosted tools refused for other upstreams and passed through to a Responses upstream, errors before the
+ * model), hosted tools mapped or left out for other upstreams and passed through to a Responses upstream, errors before the
  * first byte as HTTP errors and after it as `error` + `response.failed` with codes Codex understands, token counts.
  */
 import { describe, expect, it } from 'vitest'
@@ -64,14 +64,25 @@ describe('state: stateless by default', () => {
 describe('hosted tools', () => {
   const body = (model: string) => ({ model, input: 'news?', tools: [{ type: 'web_search' }] })
 
-  it('→ 400 naming tools[0] for a messages upstream', async () => {
+  it("→ Anthropic's web_search server tool for a messages upstream", async () => {
     const { gateway, calls } = stack()
     const response = await gateway.fetch(post('responses', path, body('via-messages')))
-    expect(response.status).toBe(400)
-    const error = ((await response.json()) as Json).error
-    expect(error.param).toBe('tools[0]')
-    expect(error.message).toContain('web_search')
-    expect(calls).toEqual([])
+    expect(response.status).toBe(200)
+    expect(JSON.parse(calls[0]?.body ?? '{}').tools).toEqual([{ type: 'web_search_20250305', name: 'web_search' }])
+  })
+
+  it('→ left out with a warning for a chat-completions upstream; under strict a 400 naming tools', async () => {
+    const { gateway, calls } = stack()
+    const response = await gateway.fetch(post('responses', path, body('via-chat-completions')))
+    expect(response.status).toBe(200)
+    expect(JSON.parse(calls[0]?.body ?? '{}').tools).toBeUndefined()
+    const strict = stack({ strict: true })
+    const refused = await strict.gateway.fetch(post('responses', path, body('via-chat-completions')))
+    expect(refused.status).toBe(400)
+    const error = ((await refused.json()) as Json).error
+    expect(error.param).toBe('tools')
+    expect(error.message).toContain('web search tool left out')
+    expect(strict.calls).toEqual([])
   })
 
   it('pass through to a Responses upstream', async () => {

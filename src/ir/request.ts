@@ -57,6 +57,28 @@ export interface FunctionTool {
 
 export type Tool = FunctionTool
 
+/**
+ * A tool the provider runs on its own servers (a Responses hosted tool, an Anthropic server tool, a Gemini built-in
+ * tool), kept apart from the function tools the client runs. Only kinds with an equivalent in more than one format
+ * have an IR shape; an encoder maps each to its own equivalent, or drops it with a warning (`strict`: a 400).
+ * - `web-search`: Responses `web_search`, Anthropic `web_search_20250305`, Gemini `googleSearch`.
+ * Fields the IR has no slot for stay in `providerData` under the source's id (reported by other encoders).
+ */
+export interface WebSearchTool {
+  type: 'web-search'
+  /** Anthropic `max_uses`. */
+  maxUses?: number
+  /** Responses `filters.allowed_domains`, Anthropic `allowed_domains`. */
+  allowedDomains?: string[]
+  /** Anthropic `blocked_domains`, Gemini `excludeDomains`. */
+  blockedDomains?: string[]
+  /** The user's approximate location (Responses and Anthropic `user_location`). */
+  userLocation?: { city?: string; region?: string; country?: string; timezone?: string }
+  providerData?: ProviderData
+}
+
+export type HostedTool = WebSearchTool
+
 export type ToolChoice = { type: 'auto' } | { type: 'none' } | { type: 'required' } | { type: 'tool'; name: string }
 
 /** Reasoning effort levels, the union of OpenAI `reasoning_effort` and Anthropic `output_config.effort`. */
@@ -89,6 +111,8 @@ export interface Request {
   model: string
   messages: Message[]
   tools?: Tool[]
+  /** Tools the provider runs itself (web search), in the order the client listed them. */
+  hostedTools?: HostedTool[]
   toolChoice?: ToolChoice
   /** Subset of tool names the model may call (OpenAI `allowed_tools`, Gemini `allowedFunctionNames`). */
   allowedTools?: string[]

@@ -64,8 +64,8 @@ export function reportForeignExtensions(
 
 /**
  * Policy 2 for a tool's provider data: the fields another format kept on a tool (Anthropic `defer_loading`,
- * `cache_control`, …) cannot reach this format's tool; each is reported, and a deferred tool is said to be sent as an
- * ordinary, always-loaded function.
+ * `cache_control`, …) cannot reach this format's tool; each is reported (except `@` notes), and a deferred tool is
+ * said to be sent as an ordinary, always-loaded function.
  */
 export function reportForeignToolData(
   providerData: { [F in FormatId]?: Record<string, unknown> } | undefined,
@@ -77,6 +77,8 @@ export function reportForeignToolData(
   for (const format in providerData) {
     if (format === own) continue
     for (const key in providerData[format as FormatId]) {
+      // `@` keys are notes a decoder left for its own encoder (a flattened namespace's names), never wire fields.
+      if (key.startsWith('@')) continue
       const message =
         key === 'defer_loading'
           ? `${format} deferred loading has no ${own} equivalent: the tool is sent as an ordinary function`

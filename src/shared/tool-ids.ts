@@ -81,3 +81,25 @@ export function toMessagesToolId(id: string): string {
   const cleaned = id.replace(/[^a-zA-Z0-9_-]/g, '_').slice(0, 48)
   return `${cleaned || 'toolu'}_${hash(id)}`
 }
+
+/** The longest function name every format accepts (chat-completions and Gemini: 64; messages: 128). */
+const maxPortableName = 64
+/** A function name every format accepts: chat-completions and messages `^[a-zA-Z0-9_-]+$`, Gemini a letter or `_` first. */
+const portableName = /^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$/
+
+/**
+ * A function name every format accepts, for a name built by the gateway (a Responses namespace function flattened to
+ * `namespace__name`). A portable name not in `taken` is returned unchanged; otherwise invalid characters are replaced
+ * and a hash of the original is appended (within 64 characters), so distinct names stay distinct and the same name
+ * always maps to the same result.
+ */
+export function toPortableToolName(name: string, taken?: ReadonlySet<string>): string {
+  if (portableName.test(name) && !taken?.has(name)) return name
+  let cleaned = name.replace(/[^a-zA-Z0-9_-]/g, '_')
+  if (!/^[a-zA-Z_]/.test(cleaned)) cleaned = `_${cleaned}`
+  for (let n = 0; ; n++) {
+    const suffix = `_${hash(n === 0 ? name : `${name}#${n}`)}`
+    const candidate = cleaned.slice(0, maxPortableName - suffix.length) + suffix
+    if (!taken?.has(candidate)) return candidate
+  }
+}

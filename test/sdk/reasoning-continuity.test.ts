@@ -12,13 +12,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createGateway } from '../../src/gateway/create-gateway.js'
 import type { Json } from '../gateway-helpers.js'
 import { type Running, serve, weatherTool } from './servers.js'
-import { type StrictUpstream, startStrictUpstream } from './strict-upstreams.js'
+import { type StrictUpstream, startStrictUpstream, strictGatewayOptions, strictModels } from './strict-upstreams.js'
 
-const models = {
-  'chat-completions': 'strict-openai',
-  messages: 'strict-anthropic',
-  'content-generation': 'strict-gemini',
-} as const
+const models = strictModels
 type Upstream = keyof typeof models
 
 let upstream: StrictUpstream
@@ -26,20 +22,7 @@ let gateway: Running
 let forgetful: Running
 
 function gatewayOptions(reasoningStore?: false) {
-  return {
-    upstreams: {
-      openai: { format: 'chat-completions' as const, baseURL: `${upstream.url}/v1`, apiKey: 'up-openai' },
-      anthropic: { format: 'messages' as const, baseURL: upstream.url, apiKey: 'up-anthropic' },
-      gemini: { format: 'content-generation' as const, baseURL: upstream.url, apiKey: 'up-gemini' },
-    },
-    models: {
-      [models['chat-completions']]: { upstream: 'openai', model: 'gpt-5' },
-      [models.messages]: { upstream: 'anthropic', model: 'claude-sonnet-4-5' },
-      [models['content-generation']]: { upstream: 'gemini', model: 'gemini-3-pro' },
-    },
-    apiKeys: ['client-key'],
-    ...(reasoningStore === false ? { reasoningStore } : {}),
-  }
+  return { ...strictGatewayOptions(upstream.url), ...(reasoningStore === false ? { reasoningStore } : {}) }
 }
 
 beforeAll(async () => {

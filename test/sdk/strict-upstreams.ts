@@ -6,6 +6,10 @@
  * - content-generation: the first functionCall of every model turn must carry a thoughtSignature this upstream issued
  *   (or Gemini's documented stand-in `skip_thought_signature_validator`); any other signature is a 400;
  * - chat-completions: no signatures exist (any valid history is accepted).
+ * Tools are checked as each service checks them (tools-rules below): names each service accepts, unique; only the
+ * tool types it knows (messages server tools by their versioned type, Gemini tool keys, chat `function`/`custom`);
+ * Gemini refuses googleSearch beside function declarations (as Gemini 2.x does); a tool result must answer a call of
+ * the turn before it (messages `tool_use_id`, chat `tool_call_id`).
  * Turn 1 (no tool result yet) answers reasoning + a call to the first tool; later turns answer text. The answers are
  * written with the library's own encoders (JSON, or SSE when asked), so their wire shape is the format's own.
  */
@@ -42,7 +46,122 @@ function reject(format: FormatId, message: string): Response {
   return Response.json(body, { status: 400 })
 }
 
-export async function startStrictUpstream(): Promise<StrictUpstream> {
+/** The public model that routes to each stand-in format. */
+export const strictModels = {
+  'chat-completions': 'strict-openai',
+  messages: 'strict-anthropic',
+  'content-generation': 'strict-gemini',
+} as const
+
+/** Gateway options routing `strictModels` to the stand-ins at `url`, with the client key `client-key`. */
+export function strictGatewayOptions(url: string) {
+  return {
+    upstreams: {
+      openai: { format: 'chat-completions' as const, baseURL: `${url}/v1`, apiKey: 'up-openai' },
+      anthropic: { format: 'messages' as const, baseURL: url, apiKey: 'up-anthropic' },
+      gemini: { format: 'content-generation' as const, baseURL: url, apiKey: 'up-gemini' },
+    },
+    models: {
+      [strictModels['chat-completions']]: { upstream: 'openai', model: 'gpt-5' },
+      [strictModels.messages]: { upstream: 'anthropic', model: 'claude-sonnet-4-5' },
+      [strictModels['content-generation']]: { upstream: 'gemini', model: 'gemini-3-pro' },
+    },
+    apiKeys: ['client-key'],
+  }
+}
+
+export interface StrictUpstreamOptions {
+  /** Which of the request's function names turn 1 calls. @defaultValue the first */
+  callTool?: (names: string[]) => string | undefined
+}
+
+/** The function tool names of a request body, in order. */
+export function functionNames(format: FormatId, body: Json): string[] {
+  const tools = (body.tools ?? []) as Json[]
+  if (format === 'chat-completions') return tools.flatMap((tool) => (tool.function ? [tool.function.name] : []))
+  if (format === 'messages') return tools.flatMap((tool) => (tool.input_schema ? [tool.name] : []))
+  return tools.flatMap((tool) => (tool.functionDeclarations ?? []).map((decl: Json) => decl.name))
+}
+
+const messagesServerTool =
+  /^(web_search|web_fetch|code_execution|bash|text_editor|memory|computer|tool_search_tool_(regex|bm25))_\d{8}$/
+const geminiToolKeys = new Set([
+  'functionDeclarations',
+  'googleSearch',
+  'googleSearchRetrieval',
+  'codeExecution',
+  'urlContext',
+  'googleMaps',
+  'computerUse',
+  'fileSearch',
+  'mcpServers',
+])
+
+/** What the real services answer to a tool list they cannot take (messages, chat-completions, Gemini). */
+function checkTools(format: FormatId, body: Json): string | undefined {
+  const tools = body.tools as Json[] | undefined
+  if (tools === undefined) return undefined
+  const names = functionNames(format, body)
+  if (format === 'chat-completions') {
+    if (tools.length === 0)
+      return "Invalid 'tools': empty array. Expected an array with minimum length 1, but got an empty array instead."
+    for (const [i, tool] of tools.entries()) {
+      if (tool.type !== 'function' && tool.type !== 'custom')
+        return `Invalid value: '${tool.type}'. Supported values are: 'function' and 'custom'. (tools[${i}].type)`
+      if (tool.type === 'function' && !/^[a-zA-Z0-9_-]{1,64}$/.test(tool.function?.name))
+        return `Invalid 'tools[${i}].function.name': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'.`
+    }
+  } else if (format === 'messages') {
+    for (const [i, tool] of tools.entries()) {
+      if (tool.input_schema !== undefined) {
+        if (!/^[a-zA-Z0-9_-]{1,128}$/.test(tool.name))
+          return `tools.${i}.custom.name: String should match pattern '^[a-zA-Z0-9_-]{1,128}$'`
+      } else if (typeof tool.type !== 'string' || !messagesServerTool.test(tool.type))
+        return `tools.${i}: Input tag '${tool.type}' found using 'type' does not match any of the expected tags`
+    }
+    const all = tools.map((tool) => tool.name)
+    if (new Set(all).size !== all.length) return 'tools: Tool names must be unique.'
+  } else {
+    for (const [i, tool] of tools.entries()) {
+      for (const key of Object.keys(tool))
+        if (!geminiToolKeys.has(key))
+          return `Invalid JSON payload received. Unknown name "${key}" at 'tools[${i}]': Cannot find field.`
+    }
+    for (const name of names)
+      if (!/^[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}$/.test(name))
+        return `Invalid function name. Must start with a letter or an underscore. Must be alphameric (a-z, A-Z, 0-9), underscores (_), dots (.), colons (:), or dashes (-), with a maximum length of 64. (${name})`
+    if (names.length > 0 && tools.some((tool) => tool.googleSearch !== undefined))
+      return 'Tool use with function calling is unsupported'
+  }
+  if (new Set(names).size !== names.length) return 'tools: function names must be unique'
+  return undefined
+}
+
+/** A tool result must answer a call of the assistant turn just before it. */
+function checkResults(format: FormatId, body: Json): string | undefined {
+  if (format === 'content-generation') return undefined
+  let calls = new Set<string>()
+  for (const [i, message] of ((body.messages ?? []) as Json[]).entries()) {
+    if (format === 'chat-completions') {
+      if (message.role === 'assistant') calls = new Set((message.tool_calls ?? []).map((c: Json) => c.id))
+      else if (message.role === 'tool' && !calls.has(message.tool_call_id))
+        return `Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'. (messages[${i}])`
+      continue
+    }
+    const blocks = typeof message.content === 'string' ? [] : (message.content as Json[])
+    if (message.role === 'assistant') {
+      calls = new Set(blocks.filter((b) => b.type === 'tool_use').map((b) => b.id))
+      continue
+    }
+    for (const block of blocks)
+      if (block.type === 'tool_result' && !calls.has(block.tool_use_id))
+        return `messages.${i}.content: unexpected \`tool_use_id\` found in \`tool_result\` blocks: ${block.tool_use_id}. Each \`tool_result\` block must have a corresponding \`tool_use\` block in the previous message.`
+    calls = new Set()
+  }
+  return undefined
+}
+
+export async function startStrictUpstream(options: StrictUpstreamOptions = {}): Promise<StrictUpstream> {
   const anthropicSignatures = new Map<string, string>()
   const geminiSignatures = new Set<string>()
   const rejections: string[] = []
@@ -90,7 +209,7 @@ export async function startStrictUpstream(): Promise<StrictUpstream> {
   function answer(format: FormatId, body: Json, model: string): ir.Response {
     const history = JSON.stringify(body.messages ?? body.contents)
     const toolTurn =
-      /"tool_result"|"functionResponse"|"role":"tool"/.test(history) === false && (body.tools?.length ?? 0) > 0
+      /"tool_result"|"functionResponse"|"role":"tool"/.test(history) === false && functionNames(format, body).length > 0
     const id = `resp_${++turn}`
     const usage = { inputTokens: 20, outputTokens: 10 }
     if (!toolTurn) {
@@ -102,8 +221,8 @@ export async function startStrictUpstream(): Promise<StrictUpstream> {
         usage,
       }
     }
-    const tool = body.tools[0]
-    const name = tool.name ?? tool.function?.name ?? tool.functionDeclarations?.[0]?.name
+    const names = functionNames(format, body)
+    const name = options.callTool?.(names) ?? (names[0] as string)
     const thinking = `I should call ${name} (turn ${turn}).`
     const content: ir.AssistantPart[] = []
     const call: ir.ToolCallPart = {
@@ -132,7 +251,9 @@ export async function startStrictUpstream(): Promise<StrictUpstream> {
     const body = (await request.json()) as Json
     received.push(body)
     const problem =
-      format === 'messages' ? checkMessages(body) : format === 'content-generation' ? checkGemini(body) : undefined
+      checkTools(format, body) ??
+      checkResults(format, body) ??
+      (format === 'messages' ? checkMessages(body) : format === 'content-generation' ? checkGemini(body) : undefined)
     if (problem) {
       rejections.push(problem)
       return reject(format, problem)

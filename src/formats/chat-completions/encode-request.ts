@@ -3,6 +3,7 @@ import type * as ir from '../../ir/index.js'
 import { effortForBudget } from '../../ir/reasoning.js'
 import { toDataUrl } from '../../shared/data-url.js'
 import { reportForeignExtensions, reportForeignToolData } from '../../shared/foreign-extensions.js'
+import { dropHostedTool } from '../../shared/hosted-tools.js'
 import type { Converted, EncodeRequestOptions } from '../format.js'
 import { plainFields } from './fields.js'
 import { encodeReasoningCarrier } from './reasoning-carrier.js'
@@ -210,6 +211,8 @@ export function encodeRequest(request: ir.Request, _options?: EncodeRequestOptio
       return { type: 'function', function: fn }
     })
   }
+  // Plain Chat Completions has no hosted tools (`web_search_options` exists only on search models).
+  for (const _ of request.hostedTools ?? []) dropHostedTool(warnings, 'Chat Completions has no hosted web search')
   const toolChoice = encodeToolChoice(request)
   if (toolChoice !== undefined) body.tool_choice = toolChoice
   if (request.parallelToolCalls !== undefined) body.parallel_tool_calls = request.parallelToolCalls

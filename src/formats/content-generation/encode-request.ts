@@ -6,6 +6,7 @@
 import type * as ir from '../../ir/index.js'
 import { budgetForEffort } from '../../ir/reasoning.js'
 import { reportForeignExtensions, reportForeignToolData } from '../../shared/foreign-extensions.js'
+import { dropHostedTool, reportWebSearchFields } from '../../shared/hosted-tools.js'
 import type { Converted, EncodeRequestOptions } from '../format.js'
 import { CallIndex, encodePart, own } from './encode-parts.js'
 import { toOpenApiSchema } from './schema-dialect.js'
@@ -91,6 +92,19 @@ function encodeTools(
     declarations.push(decl)
   })
   const tools: unknown[] = declarations.length > 0 ? [{ functionDeclarations: declarations }] : []
+  for (const tool of request.hostedTools ?? []) {
+    // Gemini 2.x refuses a built-in tool beside function declarations (400 "Tool use with function calling is
+    // unsupported"), and Gemini 3 takes the pair only with server-side tool invocations, whose parts the conversation
+    // must then carry back: search is sent only without function tools.
+    if (declarations.length > 0) {
+      dropHostedTool(warnings, 'Gemini cannot combine googleSearch with function declarations in one request')
+      continue
+    }
+    const search: Wire = { ...tool.providerData?.['content-generation'] }
+    if (tool.blockedDomains) search.excludeDomains = tool.blockedDomains
+    reportWebSearchFields(tool, 'content-generation', ['blockedDomains'], warnings)
+    tools.push({ googleSearch: search })
+  }
   if (Array.isArray(ext?.tools)) tools.push(...ext.tools)
   if (tools.length > 0) body.tools = tools
 

@@ -13,6 +13,7 @@
 import type * as ir from '../../ir/index.js'
 import { budgetForEffort } from '../../ir/reasoning.js'
 import { reportForeignExtensions } from '../../shared/foreign-extensions.js'
+import { dropHostedTool, reportWebSearchFields } from '../../shared/hosted-tools.js'
 import type { Converted, EncodeRequestOptions } from '../format.js'
 import type { Json } from './blocks.js'
 import { encodeMessages, hasUnsignedToolTurn } from './encode-messages.js'
@@ -26,7 +27,37 @@ const dropWithoutEquivalent: Array<[keyof ir.Request, string]> = [
   ['metadata', 'metadata'],
 ]
 
+/** The IR web search as Anthropic's `web_search` server tool (its own type and fields when it came from here). */
+function encodeWebSearch(tool: ir.WebSearchTool, taken: ReadonlySet<string>, warnings: ir.Warning[]): Json | undefined {
+  const own = tool.providerData?.messages
+  const out: Json = { type: 'web_search_20250305', name: 'web_search', ...own }
+  if (taken.has(out.name as string)) {
+    dropHostedTool(warnings, `a function tool is already named ${out.name}`)
+    return undefined
+  }
+  if (tool.maxUses !== undefined) out.max_uses = tool.maxUses
+  // The service takes either list, not both.
+  if (tool.allowedDomains) out.allowed_domains = tool.allowedDomains
+  else if (tool.blockedDomains) out.blocked_domains = tool.blockedDomains
+  if (tool.userLocation) out.user_location = { type: 'approximate', ...tool.userLocation }
+  const supported = ['maxUses', 'allowedDomains', 'userLocation'] as const
+  reportWebSearchFields(tool, 'messages', tool.allowedDomains ? supported : [...supported, 'blockedDomains'], warnings)
+  return out
+}
+
 function encodeTools(request: ir.Request, warnings: ir.Warning[]): Json[] | undefined {
+  const functions = encodeFunctionTools(request, warnings)
+  if (!request.hostedTools) return functions
+  const out = functions ?? []
+  const taken = new Set(request.tools?.map((tool) => tool.name))
+  for (const tool of request.hostedTools) {
+    const encoded = encodeWebSearch(tool, taken, warnings)
+    if (encoded) out.push(encoded)
+  }
+  return out
+}
+
+function encodeFunctionTools(request: ir.Request, warnings: ir.Warning[]): Json[] | undefined {
   let tools = request.tools
   if (!tools) return undefined
   if (request.allowedTools) {

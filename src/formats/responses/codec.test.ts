@@ -74,15 +74,18 @@ describe('stateless by default', () => {
 })
 
 describe('tools', () => {
-  it('hosted tools → 400 naming them (any non-Responses upstream)', () => {
+  it('hosted tools: left out with a warning, a 400 naming them only under strict (tools.test.ts has the rest)', () => {
     const body = {
       model: 'm',
       input: 'search',
-      tools: [{ type: 'function', name: 'f', parameters: null, strict: null }, { type: 'web_search' }],
+      tools: [{ type: 'function', name: 'f', parameters: null, strict: null }, { type: 'file_search' }],
     }
-    const error = refusal(body, 'chat-completions')
-    expect(error.param).toBe('tools[1]')
-    expect(error.message).toContain('"web_search"')
+    const warnings: ir.Warning[] = []
+    convertRequest(body, { from: 'responses', to: 'chat-completions', onWarning: (w) => warnings.push(w) })
+    expect(warnings.map((w) => w.path)).toEqual(['tools[1]'])
+    expect(() => convertRequest(body, { from: 'responses', to: 'chat-completions', strict: true })).toThrow(
+      /^tools\[1\]: hosted tool "file_search"/,
+    )
   })
 
   it('function tools and tool_choice: flat → nested (chat) → flat again', () => {

@@ -11,6 +11,7 @@ import type { Requirement } from '../../shared/foreign-extensions.js'
 import { isRecord } from '../../shared/is-record.js'
 import { decodeInputPart, optStr, str } from './content.js'
 import { type Carried, mergeData, readEnvelope } from './reasoning.js'
+import { irCallName, NAME_KEY, NAMESPACE_KEY, type NamespacedNames } from './tool-names.js'
 
 const FORMAT = 'responses'
 type Wire = Record<string, unknown>
@@ -60,7 +61,12 @@ export interface DecodedItems {
   requires: Requirement[]
 }
 
-export function decodeItems(input: unknown[], warnings: ir.Warning[]): DecodedItems {
+/** `namespaced`: the flat IR names the request's namespace functions got (a replayed call is mapped to its own). */
+export function decodeItems(
+  input: unknown[],
+  warnings: ir.Warning[],
+  namespaced: NamespacedNames = new Map(),
+): DecodedItems {
   const messages: ir.Message[] = []
   const requires: Requirement[] = []
   const calls = new Map<string, ir.ToolCallPart>()
@@ -113,8 +119,16 @@ export function decodeItems(input: unknown[], warnings: ir.Warning[]): DecodedIt
         const args = custom
           ? JSON.stringify({ input: str(item.input, path, '.input') })
           : str(item.arguments, path, '.arguments')
-        const part: ir.ToolCallPart = { type: 'tool-call', id: callId, name, arguments: args }
-        if (custom) part.providerData = own({ custom: true })
+        const namespace = optStr(item.namespace, path, '.namespace')
+        const irName = namespace ? irCallName(namespaced, namespace, name) : name
+        const part: ir.ToolCallPart = { type: 'tool-call', id: callId, name: irName, arguments: args }
+        const data: Wire = {}
+        if (custom) data.custom = true
+        if (namespace) {
+          data[NAMESPACE_KEY] = namespace
+          data[NAME_KEY] = name
+        }
+        if (custom || namespace) part.providerData = own(data)
         if (pending) {
           part.providerData = mergeData(part.providerData, pending)
           pending = undefined

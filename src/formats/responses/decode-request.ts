@@ -2,11 +2,11 @@
 import { invalidRequest } from '../../errors.js'
 import type * as ir from '../../ir/index.js'
 import { REQUIRES_KEY, type Requirement } from '../../shared/foreign-extensions.js'
-import { isRecord } from '../../shared/is-record.js'
 import { parseWire } from '../../shared/validate.js'
 import type { Converted, RouteMatch } from '../format.js'
 import { decodeItems } from './decode-items.js'
-import { requestSchema, type WireRequest } from './schema.js'
+import { type DecodedTools, decodeToolChoice, decodeTools, HOSTED_TOOLS_KEY } from './decode-tools.js'
+import { requestSchema } from './schema.js'
 
 const FORMAT = 'responses'
 type Wire = Record<string, unknown>
@@ -40,125 +40,6 @@ const stateKeys: Record<string, string> = {
   background: 'background responses need server-side storage',
 }
 
-/** Custom tools become a function tool with one required string property (responses-api.md §9.5, item 20). */
-export const customParameters = (description?: string): ir.JsonSchema => ({
-  type: 'object',
-  properties: { input: description === undefined ? { type: 'string' } : { type: 'string', description } },
-  required: ['input'],
-  additionalProperties: false,
-})
-
-/** Every tool type of the Responses API (openai SDK `Tool`); anything else is refused as the service refuses it. */
-const toolTypes = new Set([
-  'function',
-  'custom',
-  'file_search',
-  'computer',
-  'computer_use_preview',
-  'web_search',
-  'web_search_2025_08_26',
-  'web_search_preview',
-  'web_search_preview_2025_03_11',
-  'mcp',
-  'code_interpreter',
-  'programmatic_tool_calling',
-  'image_generation',
-  'local_shell',
-  'shell',
-  'namespace',
-  'tool_search',
-  'apply_patch',
-])
-
-function decodeTools(
-  tools: NonNullable<WireRequest['tools']>,
-  warnings: ir.Warning[],
-  requires: Requirement[],
-): ir.Tool[] {
-  const out: ir.Tool[] = []
-  for (let i = 0; i < tools.length; i++) {
-    const tool = tools[i] as Wire
-    const path = `tools[${i}]`
-    if (!toolTypes.has(tool.type as string))
-      invalidRequest(`${path}.type`, `unknown tool type ${JSON.stringify(String(tool.type).slice(0, 40))}`, FORMAT)
-    if (tool.description !== undefined && tool.description !== null && typeof tool.description !== 'string')
-      invalidRequest(`${path}.description`, 'expected string', FORMAT)
-    if (tool.strict !== undefined && tool.strict !== null && typeof tool.strict !== 'boolean')
-      invalidRequest(`${path}.strict`, 'expected boolean', FORMAT)
-    if (tool.type === 'function') {
-      if (typeof tool.name !== 'string')
-        invalidRequest(`${path}.name`, 'required field is missing (expected string)', FORMAT)
-      const fn: ir.FunctionTool = { type: 'function', name: tool.name }
-      if (typeof tool.description === 'string') fn.description = tool.description
-      if (isRecord(tool.parameters)) fn.parameters = tool.parameters
-      else if (tool.parameters !== undefined && tool.parameters !== null)
-        invalidRequest(`${path}.parameters`, 'expected object or null', FORMAT)
-      if (typeof tool.strict === 'boolean') fn.strict = tool.strict
-      // Tool fields with no IR slot (defer_loading, namespace, …) are reported by other encoders.
-      const extra: Wire = {}
-      for (const key of Object.keys(tool)) {
-        if (!['type', 'name', 'description', 'parameters', 'strict'].includes(key)) extra[key] = tool[key]
-      }
-      if (Object.keys(extra).length > 0) fn.providerData = { [FORMAT]: extra }
-      out.push(fn)
-    } else if (tool.type === 'custom') {
-      if (typeof tool.name !== 'string')
-        invalidRequest(`${path}.name`, 'required field is missing (expected string)', FORMAT)
-      const description = typeof tool.description === 'string' ? tool.description : undefined
-      const fn: ir.FunctionTool = {
-        type: 'function',
-        name: tool.name,
-        parameters: customParameters(description),
-        providerData: { [FORMAT]: { custom: isRecord(tool.format) ? { format: tool.format } : {} } },
-      }
-      if (description !== undefined) fn.description = description
-      const format = tool.format
-      if (isRecord(format) && format.type === 'grammar') {
-        warnings.push({
-          type: 'dropped',
-          path: `${path}.format`,
-          message: `the ${String(format.syntax)} grammar of custom tool ${tool.name} cannot be enforced off OpenAI; the model gets a string parameter "input"`,
-        })
-      }
-      out.push(fn)
-    } else {
-      requires.push({
-        path,
-        message: `hosted tool ${JSON.stringify(tool.type)} runs on OpenAI's servers; only a Responses upstream can serve it`,
-      })
-    }
-  }
-  return out
-}
-
-function decodeToolChoice(
-  choice: NonNullable<WireRequest['tool_choice']>,
-  request: ir.Request,
-  requires: Requirement[],
-): void {
-  if (typeof choice === 'string') {
-    request.toolChoice = { type: choice }
-    return
-  }
-  if (choice.type !== 'allowed_tools' && !toolTypes.has(choice.type as string))
-    invalidRequest(
-      'tool_choice.type',
-      `unknown tool choice ${JSON.stringify(String(choice.type).slice(0, 40))}`,
-      FORMAT,
-    )
-  if ((choice.type === 'function' || choice.type === 'custom') && typeof choice.name === 'string') {
-    request.toolChoice = { type: 'tool', name: choice.name }
-  } else if (choice.type === 'allowed_tools') {
-    request.toolChoice = { type: choice.mode ?? 'auto' }
-    request.allowedTools = (choice.tools ?? []).flatMap((tool) => (typeof tool.name === 'string' ? [tool.name] : []))
-  } else {
-    requires.push({
-      path: 'tool_choice',
-      message: `tool_choice ${JSON.stringify(choice.type)} names a hosted tool; only a Responses upstream can serve it`,
-    })
-  }
-}
-
 /**
  * Validates a request body exactly as `decodeRequest` does (same errors). Input items and tools are checked as they
  * are decoded (decode-items.ts, content.ts), so this decodes and drops the result: no cheaper than `decodeRequest`.
@@ -175,10 +56,12 @@ export function decodeRequest(body: unknown, _route?: Partial<RouteMatch>): Conv
   if (typeof wire.instructions === 'string') {
     messages.push({ role: 'system', content: [{ type: 'text', text: wire.instructions }] })
   }
+  // Tools first: a replayed call of a namespace function needs the flat name its tool got.
+  const tools: DecodedTools | undefined = wire.tools ? decodeTools(wire.tools, warnings) : undefined
   if (typeof wire.input === 'string') {
     messages.push({ role: 'user', content: [{ type: 'text', text: wire.input }] })
   } else if (Array.isArray(wire.input)) {
-    const decoded = decodeItems(wire.input, warnings)
+    const decoded = decodeItems(wire.input, warnings, tools?.namespaced)
     messages.push(...decoded.messages)
     requires.push(...decoded.requires)
   } else if (wire.previous_response_id == null && wire.conversation == null && wire.prompt == null) {
@@ -197,8 +80,12 @@ export function decodeRequest(body: unknown, _route?: Partial<RouteMatch>): Conv
   }
 
   const request: ir.Request = { model: wire.model, messages }
-  if (wire.tools) request.tools = decodeTools(wire.tools, warnings, requires)
-  if (wire.tool_choice) decodeToolChoice(wire.tool_choice, request, requires)
+  if (tools) {
+    // A list of hosted tools only gives no function tools (an empty `tools` is refused by OpenAI upstreams).
+    if (tools.tools.length > 0 || wire.tools?.length === 0) request.tools = tools.tools
+    if (tools.hostedTools.length > 0) request.hostedTools = tools.hostedTools
+  }
+  if (wire.tool_choice) decodeToolChoice(wire.tool_choice, request, tools?.namespaced ?? new Map(), warnings)
   if (typeof wire.parallel_tool_calls === 'boolean') request.parallelToolCalls = wire.parallel_tool_calls
   if (typeof wire.max_output_tokens === 'number') request.maxTokens = wire.max_output_tokens
   if (typeof wire.temperature === 'number') request.temperature = wire.temperature
@@ -249,6 +136,7 @@ export function decodeRequest(body: unknown, _route?: Partial<RouteMatch>): Conv
   const text = wire.text
   if (text) for (const key of Object.keys(text)) if (key !== 'format') extensions[`text.${key}`] = (text as Wire)[key]
   if (requires.length > 0) extensions[REQUIRES_KEY] = requires
+  if (tools && tools.unmapped.length > 0) extensions[HOSTED_TOOLS_KEY] = tools.unmapped
   if (Object.keys(extensions).length > 0) request.extensions = { [FORMAT]: extensions }
   return { value: request, warnings }
 }

@@ -8,6 +8,7 @@
 import type * as ir from '../../ir/index.js'
 import { encodeInputPart } from './content.js'
 import { reasoningEnvelope } from './reasoning.js'
+import { partNamespace } from './tool-names.js'
 
 const FORMAT = 'responses'
 type Wire = Record<string, unknown>
@@ -42,8 +43,9 @@ export function attachItem(envelope: string, id?: string): Wire {
   return item
 }
 
-/** A `function_call` (or `custom_tool_call`) item. */
+/** A `function_call` (or `custom_tool_call`) item; a call decoded with a `namespace` gets its wire name back. */
 export function callItem(part: ir.ToolCallPart, id?: string, status?: string): Wire {
+  const named = partNamespace(part)
   const custom = own(part.providerData)?.custom === true
   const out: Wire = { type: custom ? 'custom_tool_call' : 'function_call' }
   if (id !== undefined) out.id = id
@@ -54,13 +56,14 @@ export function callItem(part: ir.ToolCallPart, id?: string, status?: string): W
       input = (JSON.parse(part.arguments) as Wire).input
     } catch {}
     out.call_id = part.id
-    out.name = part.name
+    out.name = named?.name ?? part.name
     out.input = typeof input === 'string' ? input : part.arguments
   } else {
     out.arguments = part.arguments === '' ? '{}' : part.arguments
     out.call_id = part.id
-    out.name = part.name
+    out.name = named?.name ?? part.name
   }
+  if (named) out.namespace = named.namespace
   return out
 }
 

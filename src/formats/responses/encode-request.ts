@@ -6,28 +6,77 @@
 import type * as ir from '../../ir/index.js'
 import { effortForBudget } from '../../ir/reasoning.js'
 import { reportForeignExtensions, reportForeignToolData } from '../../shared/foreign-extensions.js'
+import { reportWebSearchFields } from '../../shared/hosted-tools.js'
 import type { Converted, EncodeRequestOptions } from '../format.js'
+import { DESCRIPTION_KEY, GROUP_DESCRIPTION_KEY, HOSTED_TOOLS_KEY } from './decode-tools.js'
 import { encodeItems } from './encode-items.js'
+import { NAME_KEY, NAMESPACE_KEY } from './tool-names.js'
 
 const FORMAT = 'responses'
 type Wire = Record<string, unknown>
 
 function encodeTool(tool: ir.Tool, path: string, warnings: ir.Warning[]): Wire {
-  const custom = tool.providerData?.[FORMAT]?.custom as Wire | undefined
+  const own = tool.providerData?.[FORMAT]
+  const named = typeof own?.[NAMESPACE_KEY] === 'string' ? String(own[NAME_KEY]) : tool.name
+  const custom = own?.custom as Wire | undefined
   if (custom) {
-    const out: Wire = { type: 'custom', name: tool.name }
+    const out: Wire = { type: 'custom', name: named }
     if (tool.description !== undefined) out.description = tool.description
     if (custom.format !== undefined) out.format = custom.format
     return out
   }
   // `parameters` and `strict` are required keys; OpenAI defaults `strict` to true, which rejects loose schemas.
-  const out: Wire = { type: 'function', name: tool.name }
-  if (tool.description !== undefined) out.description = tool.description
+  const out: Wire = { type: 'function', name: named }
+  const description = own && DESCRIPTION_KEY in own ? own[DESCRIPTION_KEY] : tool.description
+  if (description !== undefined && description !== null) out.description = description
   out.parameters = tool.parameters ?? { type: 'object', properties: {} }
   out.strict = tool.strict ?? false
-  const own = tool.providerData?.[FORMAT]
-  if (own) Object.assign(out, own)
+  if (own) for (const key in own) if (!key.startsWith('@')) out[key] = own[key]
   reportForeignToolData(tool.providerData, FORMAT, path, warnings)
+  return out
+}
+
+/** The request's tools; the members of a flattened namespace go back into one `namespace` tool, where the first was. */
+function encodeTools(request: ir.Request, warnings: ir.Warning[]): Wire[] {
+  const out: Wire[] = []
+  const groups = new Map<string, Wire[]>()
+  const tools = request.tools ?? []
+  for (let i = 0; i < tools.length; i++) {
+    const tool = tools[i] as ir.Tool
+    const encoded = encodeTool(tool, `tools[${i}]`, warnings)
+    const namespace = tool.providerData?.[FORMAT]?.[NAMESPACE_KEY]
+    if (typeof namespace !== 'string') {
+      out.push(encoded)
+      continue
+    }
+    let members = groups.get(namespace)
+    if (!members) {
+      members = []
+      groups.set(namespace, members)
+      const about = tool.providerData?.[FORMAT]?.[GROUP_DESCRIPTION_KEY]
+      out.push({
+        type: 'namespace',
+        name: namespace,
+        description: typeof about === 'string' ? about : '',
+        tools: members,
+      })
+    }
+    members.push(encoded)
+  }
+  for (const tool of request.hostedTools ?? []) out.push(encodeWebSearch(tool, warnings))
+  const unmapped = request.extensions?.[FORMAT]?.[HOSTED_TOOLS_KEY]
+  if (Array.isArray(unmapped)) out.push(...(unmapped as Wire[]))
+  return out
+}
+
+/** The IR web search as a Responses `web_search` tool (the source's own type and fields when it came from here). */
+function encodeWebSearch(tool: ir.WebSearchTool, warnings: ir.Warning[]): Wire {
+  const own = tool.providerData?.[FORMAT]
+  const out: Wire = { type: own?.['@type'] ?? 'web_search' }
+  if (own) for (const key in own) if (!key.startsWith('@')) out[key] = own[key]
+  if (tool.allowedDomains) out.filters = { ...(out.filters as Wire | undefined), allowed_domains: tool.allowedDomains }
+  if (tool.userLocation) out.user_location = { type: 'approximate', ...tool.userLocation }
+  reportWebSearchFields(tool, FORMAT, ['allowedDomains', 'userLocation'], warnings)
   return out
 }
 
@@ -65,7 +114,8 @@ export function encodeRequest(request: ir.Request, _options?: EncodeRequestOptio
   const body: Wire = { model: request.model }
   if (instructions !== undefined) body.instructions = instructions
   body.input = input
-  if (request.tools) body.tools = request.tools.map((tool, i) => encodeTool(tool, `tools[${i}]`, warnings))
+  const tools = encodeTools(request, warnings)
+  if (request.tools || tools.length > 0) body.tools = tools
   const toolChoice = encodeToolChoice(request)
   if (toolChoice !== undefined) body.tool_choice = toolChoice
   if (request.parallelToolCalls !== undefined) body.parallel_tool_calls = request.parallelToolCalls

@@ -3,7 +3,8 @@ import type * as ir from '../../ir/index.js'
 import { reportForeignExtensions } from '../../shared/foreign-extensions.js'
 import type { Converted, EncodeResponseOptions } from '../format.js'
 import { fromFinishReason } from './finish-reason.js'
-import { customToolNames, itemIdMaker, outputItems, responseIdOf } from './output-items.js'
+import { itemIdMaker, outputItems, responseIdOf } from './output-items.js'
+import { callNames } from './tool-names.js'
 import { encodeUsage } from './usage.js'
 
 type Wire = Record<string, unknown>
@@ -38,7 +39,7 @@ export function encodeResponse(response: ir.Response, options?: EncodeResponseOp
   const created = response.created ?? Math.floor(Date.now() / 1000)
   const body = responseShell(id, response.model, created)
   applyStatus(body, response.finishReason, created)
-  body.output = outputItems(response.content, itemIdMaker(id), warnings, customToolNames(options?.request))
+  body.output = outputItems(response.content, itemIdMaker(id), warnings, callNames(options?.request))
   if (response.usage) body.usage = encodeUsage(response.usage)
   if ((response.extraChoices?.length ?? 0) > 0) {
     warnings.push({

@@ -26,15 +26,9 @@ import { ResponsesDecoder } from './decode-stream.js'
 import { attachItem, reasoningItem } from './encode-items.js'
 import { applyStatus, responseShell } from './encode-response.js'
 import { streamErrorCode, streamErrorMessage } from './errors.js'
-import {
-  callOutputItem,
-  customToolNames,
-  itemIdMaker,
-  messageItem,
-  outputTextPart,
-  responseIdOf,
-} from './output-items.js'
+import { callOutputItem, itemIdMaker, messageItem, outputTextPart, responseIdOf } from './output-items.js'
 import { attachEnvelope, mergeData } from './reasoning.js'
+import { type CallName, callNames } from './tool-names.js'
 import { encodeUsage } from './usage.js'
 
 type Wire = Record<string, unknown>
@@ -64,8 +58,8 @@ export class ResponsesEncoder implements StreamStep<ir.StreamEvent, SseFrame> {
   private outputCount = 0
   private usage: Partial<ir.Usage> = {}
 
-  /** `custom`: names of the request's custom tools, whose calls stream as `custom_tool_call` items. */
-  constructor(private readonly custom: ReadonlySet<string> = new Set()) {}
+  /** `names`: the request's custom tools (their calls stream as `custom_tool_call` items) and namespace functions. */
+  constructor(private readonly names: ReadonlyMap<string, CallName> = new Map()) {}
 
   push(event: ir.StreamEvent, out: SseFrame[]): void {
     if (this.ended) return
@@ -151,7 +145,7 @@ export class ResponsesEncoder implements StreamStep<ir.StreamEvent, SseFrame> {
         const attach = attachEnvelope(event.providerData)
         if (attach) this.standalone(out, attachItem(attach, this.nextId('rs')))
         const item = this.openItem(out, event.index, 'tool-call', part, 'fc')
-        const added = callOutputItem(part, item.id, 'in_progress', this.custom)
+        const added = callOutputItem(part, item.id, 'in_progress', this.names)
         if (added.type === 'function_call') added.arguments = ''
         else added.input = ''
         this.emit(out, 'response.output_item.added', { output_index: item.outputIndex, item: added })
@@ -164,7 +158,8 @@ export class ResponsesEncoder implements StreamStep<ir.StreamEvent, SseFrame> {
         if (event.argumentsDelta === '') return
         item.part.arguments += event.argumentsDelta
         // Custom tool input is not JSON: it is written whole at the end.
-        if (item.part.providerData?.responses?.custom === true || this.custom.has(item.part.name)) return
+        if (item.part.providerData?.responses?.custom === true || this.names.get(item.part.name)?.custom === true)
+          return
         this.emit(out, 'response.function_call_arguments.delta', {
           item_id: item.id,
           output_index: item.outputIndex,
@@ -268,7 +263,7 @@ export class ResponsesEncoder implements StreamStep<ir.StreamEvent, SseFrame> {
       complete = messageItem(item.id, [part], 'completed')
       complete.id = item.id
     } else if (part.type === 'tool-call') {
-      complete = callOutputItem(part, item.id, 'completed', this.custom)
+      complete = callOutputItem(part, item.id, 'completed', this.names)
       complete.id = item.id
       if (complete.type === 'custom_tool_call')
         this.emit(out, 'response.custom_tool_call_input.done', { ...scope, input: complete.input })
@@ -342,7 +337,7 @@ export function forwardResponsesStep(): StreamStep<SseMessage, string> {
 }
 
 export function encodeStreamStep(options?: EncodeStreamOptions): StreamStep<ir.StreamEvent, SseFrame> {
-  return new ResponsesEncoder(customToolNames(options?.request))
+  return new ResponsesEncoder(callNames(options?.request))
 }
 
 export function createEncodeStream(options?: EncodeStreamOptions): TransformStream<ir.StreamEvent, SseFrame> {

@@ -8,6 +8,7 @@ import type * as ir from '../../ir/index.js'
 import { newId } from '../../shared/ids.js'
 import { attachItem, callItem, reasoningItem } from './encode-items.js'
 import { attachEnvelope } from './reasoning.js'
+import type { CallName } from './tool-names.js'
 
 const FORMAT = 'responses'
 type Wire = Record<string, unknown>
@@ -36,19 +37,29 @@ export function messageItem(id: string, parts: Array<ir.TextPart | ir.RefusalPar
   return { id, type: 'message', status, role: 'assistant', content: parts.map(outputTextPart) }
 }
 
-/** Names of the request's `custom` tools (their calls go back to the client as `custom_tool_call`). */
-export function customToolNames(request: ir.Request | undefined): ReadonlySet<string> {
-  const names = new Set<string>()
-  for (const tool of request?.tools ?? []) if (tool.providerData?.[FORMAT]?.custom) names.add(tool.name)
-  return names
-}
-
-/** A call of a custom tool is written as a `custom_tool_call` even when the upstream knew it as a function. */
-export function callOutputItem(part: ir.ToolCallPart, id: string, status: string, custom?: ReadonlySet<string>): Wire {
-  if (custom?.has(part.name) && part.providerData?.[FORMAT]?.custom !== true) {
-    return callItem({ ...part, providerData: { ...part.providerData, [FORMAT]: { custom: true } } }, id, status)
+/**
+ * A call as the client's request named it (`names`: `callNames(request)`): a call of a custom tool is written as a
+ * `custom_tool_call` even when the upstream knew it as a function, and a flattened namespace function gets its own
+ * `name` and `namespace` back.
+ */
+export function callOutputItem(
+  part: ir.ToolCallPart,
+  id: string,
+  status: string,
+  names?: ReadonlyMap<string, CallName>,
+): Wire {
+  const named = names?.get(part.name)
+  const custom = named?.custom === true && part.providerData?.[FORMAT]?.custom !== true
+  const item = callItem(
+    custom ? { ...part, providerData: { ...part.providerData, [FORMAT]: { custom: true } } } : part,
+    id,
+    status,
+  )
+  if (named?.namespace !== undefined) {
+    item.name = named.name
+    item.namespace = named.namespace
   }
-  return callItem(part, id, status)
+  return item
 }
 
 /** The `output` array of a response. */
@@ -56,7 +67,7 @@ export function outputItems(
   parts: readonly ir.AssistantPart[],
   nextId: (prefix: string) => string,
   warnings: ir.Warning[],
-  custom?: ReadonlySet<string>,
+  names?: ReadonlyMap<string, CallName>,
 ): Wire[] {
   const out: Wire[] = []
   let texts: Array<ir.TextPart | ir.RefusalPart> = []
@@ -80,7 +91,7 @@ export function outputItems(
     else if (part.type === 'tool-call') {
       const attach = attachEnvelope(part.providerData)
       if (attach) out.push(attachItem(attach, nextId('rs')))
-      out.push(callOutputItem(part, nextId(custom?.has(part.name) ? 'ctc' : 'fc'), 'completed', custom))
+      out.push(callOutputItem(part, nextId(names?.get(part.name)?.custom ? 'ctc' : 'fc'), 'completed', names))
     } else {
       warnings.push({
         type: 'dropped',
