@@ -1,5 +1,5 @@
 /**
- * Issue 21 item 1: Codex 0.169's request (test/fixtures/responses/codex-cli.request.json, modelled on the recorded
+ * Issue 21 item 1: Codex 0.169's request (test/fixtures/responses/codex-0.169.body.json, modelled on the recorded
  * body: a `namespace` tool and a hosted `web_search`) through every translated upstream, JSON and stream, driven by the
  * official `openai` SDK against the gateway on 127.0.0.1, in front of stand-ins that reject what the real services
  * reject (./strict-upstreams.ts: tool types, tool names, unmatched tool results, thinking signatures). Turn 1 the model
@@ -21,7 +21,7 @@ import {
 } from './strict-upstreams.js'
 
 const codex = JSON.parse(
-  readFileSync(new URL('../fixtures/responses/codex-cli.request.json', import.meta.url), 'utf8'),
+  readFileSync(new URL('../fixtures/responses/codex-0.169.body.json', import.meta.url), 'utf8'),
 ) as Json
 
 const models = strictModels

@@ -113,6 +113,8 @@ function namespaceTools(tool: Wire, path: string, out: DecodedTools, taken: Set<
   if (typeof tool.name !== 'string')
     invalidRequest(`${path}.name`, 'required field is missing (expected string)', FORMAT)
   if (!Array.isArray(tool.tools)) invalidRequest(`${path}.tools`, 'required field is missing (expected array)', FORMAT)
+  if (tool.description !== undefined && tool.description !== null && typeof tool.description !== 'string')
+    invalidRequest(`${path}.description`, 'expected string', FORMAT)
   const namespace = tool.name
   const about = typeof tool.description === 'string' && tool.description !== '' ? tool.description : undefined
   for (let j = 0; j < tool.tools.length; j++) {

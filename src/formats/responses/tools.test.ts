@@ -14,7 +14,7 @@ import { responses } from './index.js'
 type Json = Record<string, any>
 
 const codex = JSON.parse(
-  readFileSync(new URL('../../../test/fixtures/responses/codex-cli.request.json', import.meta.url), 'utf8'),
+  readFileSync(new URL('../../../test/fixtures/responses/codex-0.169.body.json', import.meta.url), 'utf8'),
 ) as Json
 
 const targets = ['chat-completions', 'messages', 'content-generation'] as const
