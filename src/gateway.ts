@@ -30,8 +30,8 @@ export type {
 } from './gateway/options.js'
 export type { MemoryResponseStoreOptions, ResponseStore, StoredResponse } from './gateway/response-store.js'
 export { createMemoryResponseStore } from './gateway/response-store.js'
-export type { TranslateRequestOptions } from './http/translate-request.js'
-export { translateRequest } from './http/translate-request.js'
+export type { TranslateRequestOptions } from './gateway/translate-request.js'
+export { translateRequest } from './gateway/translate-request.js'
 export type { TranslateResponseOptions } from './http/translate-response.js'
 export { translateResponse } from './http/translate-response.js'
 export type {

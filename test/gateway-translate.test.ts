@@ -1,7 +1,7 @@
 /** translateRequest / translateResponse at the Fetch level (issue 3): Request A → upstream Request B, upstream Response A → client Response B. */
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { translateRequest } from '../src/http/translate-request.js'
+import { translateRequest } from '../src/gateway/translate-request.js'
 import { translateResponse } from '../src/http/translate-response.js'
 import { type Json, parseSse } from './gateway-helpers.js'
 

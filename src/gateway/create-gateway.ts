@@ -8,14 +8,16 @@
  * const gateway = createGateway({ upstreams: { openai: { format: 'chat-completions', baseURL: 'https://api.openai.com/v1', apiKey } } })
  * export const POST = gateway.fetch
  */
-import { DeadlineList } from './deadlines.js'
+
 import {
   type ExchangeHandler,
   type ExchangeRuntime,
   exchangeHandler,
   exchangeOfRequest,
   responseOfResult,
-} from './exchange.js'
+} from '../http/exchange.js'
+import { fetchTransport } from '../http/upstream.js'
+import { DeadlineList } from './deadlines.js'
 import { defaultTimeoutMs } from './forward.js'
 import { createMediaFetcher, type MediaFetcher } from './media.js'
 import { createMockModel } from './mock-model.js'
@@ -23,7 +25,6 @@ import type { GatewayOptions } from './options.js'
 import { createReasoningStore } from './reasoning-store.js'
 import { RequestFlow } from './request-flow.js'
 import { validateOptions } from './routing.js'
-import { fetchTransport } from './upstream.js'
 
 export { refuse } from './auth.js'
 export type { Exchange } from './exchange-state.js'
@@ -31,7 +32,7 @@ export type { Exchange } from './exchange-state.js'
 /** The gateway: a bound Fetch handler (and, for `interlingua/node`, its exchange handler under a symbol). */
 export interface Gateway {
   fetch(request: Request): Promise<Response>
-  /** @internal The Web-free entry the Node adapter drives (see `exchange.ts`). */
+  /** @internal The Web-free entry the Node adapter drives (see `http/exchange.ts`). */
   readonly [exchangeHandler]: ExchangeHandler
 }
 

@@ -3,13 +3,13 @@
  * context hooks receive, and the scope the response and reasoning stores key its entries by.
  */
 import type { GatewayFormat, RouteMatch } from '../formats/format.js'
+import type { ExchangeRequest } from '../http/exchange.js'
+import type { UpstreamTransport } from '../http/upstream.js'
 import type * as ir from '../ir/index.js'
 import { extractKey } from './auth.js'
 import type { DeadlineList } from './deadlines.js'
-import type { ExchangeRequest } from './exchange.js'
 import type { MediaFetcher } from './media.js'
 import type { Caller, GatewayContext, GatewayRequestEvent, Refusal } from './options.js'
-import type { UpstreamTransport } from './upstream.js'
 
 /** Everything one request carries through the handler. */
 export interface Exchange {

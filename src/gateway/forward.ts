@@ -9,21 +9,15 @@ import { InterlinguaError } from '../errors.js'
 import type { Converted, FormatId } from '../formats/format.js'
 import { getGatewayFormat } from '../formats/gateway.js'
 import { upstreamStreamError } from '../http/event-source.js'
+import { type ExchangeResult, isChunkSource, observe } from '../http/exchange.js'
 import { inStreamErrorText, passthroughAnswer, withTail } from '../http/passthrough.js'
 import { errorResult, type RespondOptions, translateAnswer } from '../http/respond.js'
-import {
-  buildUpstreamBody,
-  passthroughBody,
-  type RequestHead,
-  type UpstreamRequestInput,
-  upstreamKind,
-} from '../http/translate-request.js'
+import { type Cancel, cancel, createCancel, type UpstreamAnswer } from '../http/upstream.js'
 import type * as ir from '../ir/index.js'
 import type { Provider } from '../providers/provider.js'
 import { appendMember } from '../shared/json-splice.js'
 import type { Deadline, DeadlineList } from './deadlines.js'
 import { errorInfo } from './errors.js'
-import { type ExchangeResult, isChunkSource, observe } from './exchange.js'
 import type { Exchange } from './exchange-state.js'
 import { withIdleTimeout } from './idle.js'
 import type { MediaFetcher } from './media.js'
@@ -31,7 +25,13 @@ import type { GatewayOptions, UpstreamOptions } from './options.js'
 import type * as ProviderCalls from './provider-call.js'
 import type { ReasoningStore } from './reasoning-store.js'
 import { type ResolvedModel, upstreamConfig } from './routing.js'
-import { type Cancel, cancel, createCancel, type UpstreamAnswer } from './upstream.js'
+import {
+  buildUpstreamBody,
+  passthroughBody,
+  type RequestHead,
+  type UpstreamRequestInput,
+  upstreamKind,
+} from './translate-request.js'
 import { usageChunkCutter, usageOfText, usageWatcher } from './usage-scan.js'
 
 export interface ForwardInput {

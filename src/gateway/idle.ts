@@ -6,7 +6,7 @@
  * into the client format's in-stream timeout error (or a 504 when nothing was sent yet).
  */
 import { InterlinguaError } from '../errors.js'
-import type { UpstreamAnswer } from './upstream.js'
+import type { UpstreamAnswer } from '../http/upstream.js'
 
 export interface IdleWatchedAnswer extends UpstreamAnswer {
   /** True once the idle timeout fired. */

@@ -6,12 +6,12 @@
  */
 import { InterlinguaError } from '../errors.js'
 import type { Format, GatewayFormat } from '../formats/format.js'
+import type { UpstreamAnswer } from '../http/upstream.js'
 import type * as ir from '../ir/index.js'
 import { providerSpec } from '../providers/index.js'
 import type { Provider, ProviderRequest, ProviderUpstream } from '../providers/provider.js'
 import { clearBuffer } from '../stream/step.js'
 import type { UpstreamOptions } from './options.js'
-import type { UpstreamAnswer } from './upstream.js'
 
 const providers = new WeakMap<UpstreamOptions, Promise<Provider>>()
 

@@ -8,13 +8,21 @@ import type { Converted, GatewayFormat, RouteMatch } from '../formats/format.js'
 import { gatewayFormats, getGatewayFormat } from '../formats/gateway.js'
 import { listPuller } from '../http/event-source.js'
 import {
+  type ExchangeRequest,
+  type ExchangeResult,
+  type ExchangeRuntime,
+  isChunkSource,
+  observe,
+  routeRequestOf,
+} from '../http/exchange.js'
+import {
   errorResult,
   jsonResult,
   type RespondOptions,
   respondWithEvents,
   respondWithResponse,
 } from '../http/respond.js'
-import { headOf, parseJsonBody, type RequestHead, validatedHead } from '../http/translate-request.js'
+import type { UpstreamTransport } from '../http/upstream.js'
 import type * as ir from '../ir/index.js'
 import { errorCodeForStatus } from '../ir/index.js'
 import { assertPortable } from '../shared/foreign-extensions.js'
@@ -23,14 +31,6 @@ import { type Authorization, authorizationOf, extractKey, keyMatches, mayUse } f
 import { estimateInputTokens } from './count-tokens.js'
 import type { DeadlineList } from './deadlines.js'
 import { errorInfo, toErrorInfo } from './errors.js'
-import {
-  type ExchangeRequest,
-  type ExchangeResult,
-  type ExchangeRuntime,
-  isChunkSource,
-  observe,
-  routeRequestOf,
-} from './exchange.js'
 import { type Exchange, HookContext, storeScope } from './exchange-state.js'
 import { type ForwardInput, forward } from './forward.js'
 import type { MediaFetcher } from './media.js'
@@ -40,7 +40,7 @@ import type { ReasoningStore } from './reasoning-store.js'
 import type { ResponseStore } from './response-store.js'
 import { expandState, inputItems, recordAnswer } from './responses-state.js'
 import { guessClientFormat, listedModels, resolveModel, staticUpstreamFormat } from './routing.js'
-import type { UpstreamTransport } from './upstream.js'
+import { headOf, parseJsonBody, type RequestHead, validatedHead } from './translate-request.js'
 import { warningsHeader } from './warnings.js'
 
 /** The authorization of every request when no key is required (no `await` for it). */

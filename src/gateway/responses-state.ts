@@ -4,8 +4,8 @@
  */
 import { InterlinguaError } from '../errors.js'
 import type { SseMessage } from '../formats/format.js'
+import { type ExchangeResult, isChunkSource } from '../http/exchange.js'
 import { createSseDecodeStep } from '../stream/sse-decode.js'
-import { type ExchangeResult, isChunkSource } from './exchange.js'
 import type { ResponseStore } from './response-store.js'
 
 type Json = Record<string, unknown>

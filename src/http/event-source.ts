@@ -5,13 +5,13 @@
 
 import { InterlinguaError } from '../errors.js'
 import type { EncodeStreamOptions, Format, SseFrame } from '../formats/format.js'
-import type { UpstreamAnswer } from '../gateway/upstream.js'
 import type * as ir from '../ir/index.js'
 import { maskSecrets } from '../shared/mask.js'
 import { createSnapshot, finalizeSnapshot, foldEvent } from '../stream/accumulate.js'
 import { modelOverrideStep, sseTextStep } from '../stream/pipeline.js'
 import { createSseDecodeStep } from '../stream/sse-decode.js'
 import { chainSteps, clearBuffer, type StreamStep } from '../stream/step.js'
+import type { UpstreamAnswer } from './upstream.js'
 
 /** The error event for an upstream body that failed mid-stream (connection reset, abort, timeout). */
 export function upstreamStreamError(): ir.ErrorEvent {

@@ -4,12 +4,12 @@
  * frame that may follow them.
  */
 import type { ForwardedStreamWatcher, GatewayFormat } from '../formats/format.js'
-import type { ChunkSource, ExchangeResult } from '../gateway/exchange.js'
-import { readAnswerBytes, readAnswerText } from '../gateway/read-limited.js'
-import type { UpstreamAnswer } from '../gateway/upstream.js'
 import type * as ir from '../ir/index.js'
 import { maskSecrets } from '../shared/mask.js'
+import type { ChunkSource, ExchangeResult } from './exchange.js'
+import { readAnswerBytes, readAnswerText } from './read-limited.js'
 import { errorResult, isJsonObject, keptHeaders, opaqueErrorInfo, parseJson, type RespondOptions } from './respond.js'
+import type { UpstreamAnswer } from './upstream.js'
 
 /** Where the last complete SSE event of `bytes` ends (after its blank line), or 0. */
 function lastEventEnd(bytes: Uint8Array): number {

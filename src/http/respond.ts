@@ -6,9 +6,6 @@
 import { reportWarnings } from '../convert.js'
 import { InterlinguaError } from '../errors.js'
 import type { Format } from '../formats/format.js'
-import type { ChunkSource, ExchangeResult } from '../gateway/exchange.js'
-import { readAnswerText } from '../gateway/read-limited.js'
-import type { UpstreamAnswer } from '../gateway/upstream.js'
 import type * as ir from '../ir/index.js'
 import { maskSecrets } from '../shared/mask.js'
 import { createSnapshot, finalizeSnapshot, foldEvent } from '../stream/accumulate.js'
@@ -24,6 +21,9 @@ import {
   ssePuller,
   TapStep,
 } from './event-source.js'
+import type { ChunkSource, ExchangeResult } from './exchange.js'
+import { readAnswerText } from './read-limited.js'
+import type { UpstreamAnswer } from './upstream.js'
 
 export type Headers_ = Record<string, string>
 

@@ -6,11 +6,11 @@
  */
 import type { FormatId } from '../formats/format.js'
 import { getGatewayFormat } from '../formats/gateway.js'
-import { responseOfResult } from '../gateway/exchange.js'
-import { answerOfResponse, cancel, createCancel } from '../gateway/upstream.js'
 import type * as ir from '../ir/index.js'
+import { responseOfResult } from './exchange.js'
 import { passthroughAnswer } from './passthrough.js'
 import { keptHeaders, type RespondOptions, translateAnswer } from './respond.js'
+import { answerOfResponse, cancel, createCancel } from './upstream.js'
 
 export interface TranslateResponseOptions {
   /** The upstream's format. */

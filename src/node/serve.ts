@@ -13,7 +13,7 @@ import {
   type ExchangeResult,
   type ExchangeRuntime,
   isChunkSource,
-} from '../gateway/exchange.js'
+} from '../http/exchange.js'
 
 function headerOf(req: IncomingMessage, name: string): string | null {
   const value = req.headers[name]

@@ -15,7 +15,7 @@ import {
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https'
 import type { Readable } from 'node:stream'
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib'
-import type { Cancel, UpstreamAnswer, UpstreamCall, UpstreamTransport } from '../gateway/upstream.js'
+import type { Cancel, UpstreamAnswer, UpstreamCall, UpstreamTransport } from '../http/upstream.js'
 import { staleSocketError } from './fetch.js'
 
 export interface NodeTransportOptions {

@@ -6,11 +6,11 @@ import { reportWarnings } from '../convert.js'
 import { InterlinguaError, invalidRequest } from '../errors.js'
 import type { Converted, Format, FormatId, RouteMatch, UpstreamConfig } from '../formats/format.js'
 import { getGatewayFormat } from '../formats/gateway.js'
-import type { MediaFetcher } from '../gateway/media.js'
-import { inlineMedia } from '../gateway/media.js'
 import type * as ir from '../ir/index.js'
 import { assertJsonDepth } from '../shared/depth.js'
 import { spliceModel } from '../shared/json-splice.js'
+import type { MediaFetcher } from './media.js'
+import { inlineMedia } from './media.js'
 
 export interface TranslateRequestOptions {
   /** The incoming request's format. */
