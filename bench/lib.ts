@@ -38,7 +38,7 @@ export function loadLibrary(): Promise<Library> {
     const lib = (await import(pathToFileURL(entry).href)) as Library
     if (!lib.convertStream && fromSrc) {
       // While the stream module is in progress it may not be exported yet.
-      const file = join(rootDir, 'src/stream/convert-stream.ts')
+      const file = join(rootDir, 'src/convert-stream.ts')
       if (existsSync(file)) {
         const mod = (await import(pathToFileURL(file).href)) as { convertStream?: ConvertStream }
         if (mod.convertStream) return { ...lib, convertStream: mod.convertStream }

@@ -9,6 +9,8 @@
  */
 export type { ConvertOptions, ConvertRequestOptions } from './convert.js'
 export { convertError, convertRequest, convertResponse } from './convert.js'
+export type { ConvertStreamOptions } from './convert-stream.js'
+export { convertEventStream, convertStream } from './convert-stream.js'
 export type { InterlinguaErrorOptions, InterlinguaIssue } from './errors.js'
 export { InterlinguaError } from './errors.js'
 export type {
@@ -29,12 +31,10 @@ export type {
 export { chatCompletions, contentGeneration, formats, getFormat, messages, responses } from './formats/index.js'
 export type * as ir from './ir/index.js'
 export { maxJsonDepth } from './shared/depth.js'
-export type { ConvertStreamOptions, StreamSnapshot } from './stream/index.js'
+export type { StreamSnapshot } from './stream/index.js'
 export {
   accumulate,
   accumulateEvents,
-  convertEventStream,
-  convertStream,
   createResponseEventStream,
   createSseDecodeStream,
   createSseEncodeStream,

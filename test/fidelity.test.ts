@@ -3,8 +3,8 @@
  */
 import { describe, expect, it } from 'vitest'
 import { convertRequest, convertResponse } from '../src/convert.js'
+import { convertStream } from '../src/convert-stream.js'
 import { createGateway } from '../src/gateway/create-gateway.js'
-import { convertStream } from '../src/stream/convert-stream.js'
 
 import type { Json } from './gateway-helpers.js'
 

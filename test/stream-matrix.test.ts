@@ -37,7 +37,7 @@ async function load(id: FormatId): Promise<StreamFormat> {
 }
 
 interface Registry {
-  convertStream: typeof import('../src/stream/convert-stream.js').convertStream
+  convertStream: typeof import('../src/convert-stream.js').convertStream
   convertResponse: typeof import('../src/convert.js').convertResponse
   getFormat: typeof import('../src/formats/index.js').getFormat
 }
@@ -45,7 +45,7 @@ interface Registry {
 /** The registry-based API, once every format's files exist (until then `src/formats/index.ts` cannot load). */
 async function registry(): Promise<Registry | undefined> {
   try {
-    const { convertStream } = await import('../src/stream/convert-stream.js')
+    const { convertStream } = await import('../src/convert-stream.js')
     const { convertResponse } = await import('../src/convert.js')
     const { getFormat } = await import('../src/formats/index.js')
     return { convertStream, convertResponse, getFormat }

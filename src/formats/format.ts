@@ -1,29 +1,20 @@
 import type * as ir from '../ir/index.js'
+import type {
+  EncodeResponseOptions,
+  EncodeStreamOptions,
+  SseFrame,
+  SseMessage,
+  StreamCodec,
+} from '../stream/contract.js'
 import type { StreamStep } from '../stream/step.js'
 
 export type { FormatId } from '../ir/format-id.js'
+export type { EncodeResponseOptions, EncodeStreamOptions, SseFrame, SseMessage } from '../stream/contract.js'
 
 /** What every converter returns: the value plus anything it had to drop or approximate (policy 2). */
 export interface Converted<T> {
   value: T
   warnings: ir.Warning[]
-}
-
-/** An SSE message as parsed (eventsource-parser's `EventSourceMessage` shape: `event`, `data`, `id`). */
-export interface SseMessage {
-  /** The `event:` field; undefined when the message has none (browsers default it to `message`). */
-  event?: string | undefined
-  /** The last `id:` field of the message, if any. */
-  id?: string | undefined
-  /** The `data:` lines, joined with `\n`. */
-  data: string
-}
-
-/** An SSE frame to write. `comment` alone writes `: comment` (a keep-alive). */
-export interface SseFrame {
-  event?: string
-  data?: string
-  comment?: string
 }
 
 /** Sees a forwarded (passthrough) stream's chunks — whole SSE events — and writes its in-stream error frames. */
@@ -70,19 +61,6 @@ export interface EncodeRequestOptions {
   schemaDialect?: 'json-schema' | 'openapi'
 }
 
-export interface EncodeStreamOptions extends EncodeResponseOptions {
-  /** chat-completions: write the final `choices: []` usage chunk (the client sent `stream_options.include_usage`). */
-  includeUsage?: boolean
-}
-
-export interface EncodeResponseOptions {
-  /**
-   * The request this answers, as the client sent it (decoded). Lets an encoder restore what only the request says:
-   * the responses encoder writes a call of a `custom` tool (Codex's `apply_patch`) as a `custom_tool_call`.
-   */
-  request?: ir.Request
-}
-
 /** A model entry for listings. */
 export interface ModelInfo {
   id: string
@@ -99,7 +77,7 @@ export interface ModelInfo {
  * of the main entry's bundle); if it compiles, the folder implements the contract. Directions: `decode*` is wire → IR,
  * `encode*` is IR → wire.
  */
-export interface Format {
+export interface Format extends StreamCodec {
   readonly id: ir.FormatId
 
   /** Validates and decodes a request body. Throws `InterlinguaError('invalid-request')` naming the JSON path. */
@@ -115,13 +93,6 @@ export interface Format {
   decodeResponse(body: unknown): Converted<ir.Response>
   encodeResponse(response: ir.Response, options?: EncodeResponseOptions): Converted<unknown>
 
-  /**
-   * Upstream SSE → IR events, as a synchronous push step (fresh state per call). Bad vendor data becomes an `error`
-   * event, never a throw. The gateway drives it directly; `createDecodeStream` is the same thing as a Web stream.
-   */
-  decodeStreamStep(): StreamStep<SseMessage, ir.StreamEvent>
-  /** IR events → this format's SSE frames (event names, `[DONE]`, keep-alives, in-stream errors), as a push step. */
-  encodeStreamStep(options?: EncodeStreamOptions): StreamStep<ir.StreamEvent, SseFrame>
   /** `decodeStreamStep` as a `TransformStream` (the public Web API). */
   createDecodeStream(): TransformStream<SseMessage, ir.StreamEvent>
   /** `encodeStreamStep` as a `TransformStream` (the public Web API). */

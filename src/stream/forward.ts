@@ -1,5 +1,5 @@
-import type { SseFrame, SseMessage } from '../formats/format.js'
 import type * as ir from '../ir/index.js'
+import type { SseFrame, SseMessage } from './contract.js'
 import { formatSseFrame } from './sse-encode.js'
 import { clearBuffer, type StreamStep } from './step.js'
 

@@ -1,7 +1,5 @@
 export type { StreamSnapshot } from './accumulate.js'
 export { accumulate, accumulateEvents, createSnapshot, finalizeSnapshot, foldEvent } from './accumulate.js'
-export type { ConvertStreamOptions } from './convert-stream.js'
-export { convertEventStream, convertStream } from './convert-stream.js'
 export { createResponseEventStream, responseToEvents } from './from-response.js'
 export type { PipelineOptions } from './pipeline.js'
 export { convertStreamWith, createModelOverrideStream, encodeEventsWith } from './pipeline.js'

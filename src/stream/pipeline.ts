@@ -1,5 +1,5 @@
-import type { EncodeStreamOptions, Format, SseFrame } from '../formats/format.js'
 import type * as ir from '../ir/index.js'
+import type { EncodeStreamOptions, SseFrame, StreamCodec } from './contract.js'
 import { createSseDecodeStep } from './sse-decode.js'
 import { formatSseFrame } from './sse-encode.js'
 import { chainSteps, clearBuffer, mapStep, type StreamStep, stepToTransformStream } from './step.js'
@@ -46,7 +46,7 @@ export function sseTextStep<I>(frames: StreamStep<I, SseFrame>): StreamStep<I, s
 
 /** IR events → SSE frames of `target` (with the model override). */
 function encodeFramesStep(
-  target: Pick<Format, 'encodeStreamStep'>,
+  target: Pick<StreamCodec, 'encodeStreamStep'>,
   options: PipelineOptions,
 ): StreamStep<ir.StreamEvent, SseFrame> {
   const encode = target.encodeStreamStep(options)
@@ -55,7 +55,7 @@ function encodeFramesStep(
 
 /** IR events → SSE text of `target` (with the model override), one string per push. */
 export function encodeEventsStep(
-  target: Pick<Format, 'encodeStreamStep'>,
+  target: Pick<StreamCodec, 'encodeStreamStep'>,
   options: PipelineOptions = {},
 ): StreamStep<ir.StreamEvent, string> {
   return sseTextStep(encodeFramesStep(target, options))
@@ -63,8 +63,8 @@ export function encodeEventsStep(
 
 /** SSE bytes of `source` → SSE text of `target`, one string per pushed chunk (none when nothing completed). */
 export function convertStreamStep(
-  source: Pick<Format, 'decodeStreamStep'>,
-  target: Pick<Format, 'encodeStreamStep'>,
+  source: Pick<StreamCodec, 'decodeStreamStep'>,
+  target: Pick<StreamCodec, 'encodeStreamStep'>,
   options: PipelineOptions = {},
 ): StreamStep<Uint8Array | string, string> {
   // The text step wraps the whole chain, so the frames of every event the chunk completed become one string.
@@ -102,7 +102,7 @@ export function toBytes<I>(step: StreamStep<I, string>): TransformStream<I, Uint
 /** IR events → SSE bytes of `target` (with the model override). Pull-based; cancel propagates to `events`. */
 export function encodeEventsWith(
   events: ReadableStream<ir.StreamEvent>,
-  target: Pick<Format, 'encodeStreamStep'>,
+  target: Pick<StreamCodec, 'encodeStreamStep'>,
   options: PipelineOptions = {},
 ): ReadableStream<Uint8Array> {
   return events.pipeThrough(toBytes(encodeEventsStep(target, options)))
@@ -114,8 +114,8 @@ export function encodeEventsWith(
  */
 export function convertStreamWith(
   stream: ReadableStream<Uint8Array>,
-  source: Pick<Format, 'decodeStreamStep'>,
-  target: Pick<Format, 'encodeStreamStep'>,
+  source: Pick<StreamCodec, 'decodeStreamStep'>,
+  target: Pick<StreamCodec, 'encodeStreamStep'>,
   options: PipelineOptions = {},
 ): ReadableStream<Uint8Array> {
   return stream.pipeThrough(toBytes(convertStreamStep(source, target, options)))

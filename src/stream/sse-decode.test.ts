@@ -1,7 +1,7 @@
 import { createParser } from 'eventsource-parser'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import type { SseMessage } from '../formats/format.js'
+import type { SseMessage } from './contract.js'
 import { createSseDecodeStep } from './sse-decode.js'
 
 /** The previous decoder: eventsource-parser's push parser, with a final bare CR ended as a line. */

@@ -1,4 +1,4 @@
-import type { SseMessage } from '../formats/format.js'
+import type { SseMessage } from './contract.js'
 import { type StreamStep, stepToTransformStream } from './step.js'
 
 /** Default cap on one SSE message (and the line being assembled): upstream bytes are untrusted. 16 MiB. */

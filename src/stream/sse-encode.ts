@@ -1,5 +1,5 @@
 import { InterlinguaError } from '../errors.js'
-import type { SseFrame } from '../formats/format.js'
+import type { SseFrame } from './contract.js'
 import { type StreamStep, stepToTransformStream } from './step.js'
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { collect, collectText, fixedChunks, randomChunks, streamOf } from '../../test/helpers/rechunk.js'
-import type { SseFrame, SseMessage } from '../formats/format.js'
+import type { SseFrame, SseMessage } from './contract.js'
 import { createSseDecodeStream } from './sse-decode.js'
 import { createSseEncodeStream, formatSseFrame, SSE_HEADERS } from './sse-encode.js'
 

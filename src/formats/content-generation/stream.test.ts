@@ -274,7 +274,7 @@ describe('content-generation encode stream', () => {
 describe('Anthropic pings towards a Gemini client (issue 10 §3)', () => {
   it('a messages stream with `event: ping` converts to data-only SSE that starts with `data: `', async () => {
     const { readFileSync } = await import('node:fs')
-    const { convertStream } = await import('../../stream/convert-stream.js')
+    const { convertStream } = await import('../../convert-stream.js')
     const sse = readFileSync(new URL('../../../test/fixtures/messages/text.sse', import.meta.url), 'utf8')
     expect(sse).toContain('event: ping')
     const input = new Response(sse).body as ReadableStream<Uint8Array>

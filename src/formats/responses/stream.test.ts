@@ -6,8 +6,8 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { convertRequest } from '../../convert.js'
+import { convertStream } from '../../convert-stream.js'
 import type * as ir from '../../ir/index.js'
-import { convertStream } from '../../stream/convert-stream.js'
 import { decodeStreamStep } from './decode-stream.js'
 
 // biome-ignore lint/suspicious/noExplicitAny: wire events are navigated freely in assertions

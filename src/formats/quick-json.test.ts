@@ -4,12 +4,12 @@
  * events, and both must give the same IR events (and, for Responses, the same last sequence number).
  */
 import { describe, expect, it } from 'vitest'
-import * as cc from '../formats/chat-completions/decode-stream.js'
-import * as gen from '../formats/content-generation/decode-stream.js'
-import type { SseMessage } from '../formats/format.js'
-import { ResponsesDecoder } from '../formats/responses/decode-stream.js'
 import type * as ir from '../ir/index.js'
-import type { StreamStep } from './step.js'
+import type { StreamStep } from '../stream/step.js'
+import * as cc from './chat-completions/decode-stream.js'
+import * as gen from './content-generation/decode-stream.js'
+import type { SseMessage } from './format.js'
+import { ResponsesDecoder } from './responses/decode-stream.js'
 
 const spaced = (data: string) => data.replace('":', '": ')
 

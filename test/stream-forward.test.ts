@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { readBytes } from '../../test/helpers/fixtures.js'
-import { collectText, streamOf } from '../../test/helpers/rechunk.js'
-import { convertStream } from './convert-stream.js'
+import { convertStream } from '../src/convert-stream.js'
+import { readBytes } from './helpers/fixtures.js'
+import { collectText, streamOf } from './helpers/rechunk.js'
 
 const bytes = (text: string) => new TextEncoder().encode(text)
 const frames = (text: string) =>

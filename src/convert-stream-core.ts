@@ -1,11 +1,11 @@
 /** `convertStream` and `convertEventStream` on codec objects (`interlingua/core`; `convert-stream.ts` takes ids). */
-import { type ConvertOptions, codec } from '../convert-core.js'
-import type { EncodeStreamOptions, Format, FormatId } from '../formats/format.js'
-import type * as ir from '../ir/index.js'
-import { forwardStep } from './forward.js'
-import { convertStreamWith, encodeEventsWith, toBytes } from './pipeline.js'
-import { createSseDecodeStep } from './sse-decode.js'
-import { chainSteps } from './step.js'
+import { type ConvertOptions, codec } from './convert-core.js'
+import type { EncodeStreamOptions, Format, FormatId } from './formats/format.js'
+import type * as ir from './ir/index.js'
+import { forwardStep } from './stream/forward.js'
+import { convertStreamWith, encodeEventsWith, toBytes } from './stream/pipeline.js'
+import { createSseDecodeStep } from './stream/sse-decode.js'
+import { chainSteps } from './stream/step.js'
 
 /** `F`: a format's id (the main entry) or its codec object (`interlingua/core`). */
 export interface ConvertStreamOptions<F extends FormatId | Format = FormatId>

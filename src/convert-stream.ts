@@ -1,8 +1,9 @@
 /** `convertStream` and `convertEventStream` by format id (the main entry): registry lookups, then `convert-stream-core.ts`. */
-import { getFormat } from '../formats/index.js'
-import type * as ir from '../ir/index.js'
+
 import type { ConvertStreamOptions } from './convert-stream-core.js'
 import * as core from './convert-stream-core.js'
+import { getFormat } from './formats/index.js'
+import type * as ir from './ir/index.js'
 
 export type { ConvertStreamOptions } from './convert-stream-core.js'
 

@@ -1,15 +1,15 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { collect, randomChunks, streamOf } from '../../test/helpers/rechunk.js'
-import type { SseFrame, SseMessage } from '../formats/format.js'
-import { formats } from '../formats/index.js'
-import type * as ir from '../ir/index.js'
-import { createSseDecodeStep } from './sse-decode.js'
-import { createSseEncodeStep, formatSseFrame } from './sse-encode.js'
-import { chainSteps, mapStep, type StreamStep, stepToTransformStream } from './step.js'
+import type { SseFrame, SseMessage } from '../src/formats/format.js'
+import { formats } from '../src/formats/index.js'
+import type * as ir from '../src/ir/index.js'
+import { createSseDecodeStep } from '../src/stream/sse-decode.js'
+import { createSseEncodeStep, formatSseFrame } from '../src/stream/sse-encode.js'
+import { chainSteps, mapStep, type StreamStep, stepToTransformStream } from '../src/stream/step.js'
+import { collect, randomChunks, streamOf } from './helpers/rechunk.js'
 
-const fixtures = join(import.meta.dirname, '../../test/fixtures')
+const fixtures = join(import.meta.dirname, 'fixtures')
 
 /** Drives a step over inputs; returns the outputs of each push (and of end) separately. */
 function drive<I, O>(step: StreamStep<I, O>, inputs: I[]): O[][] {
