@@ -260,7 +260,7 @@ export async function forward(exchange: Exchange, input: ForwardInput): Promise<
   const stream = route.kind === 'generate' && event.stream === true
   // A stream is bounded by the idle timeout between upstream chunks (the total timeout stops at its start).
   const watched = stream
-    ? withIdleTimeout(answer, options.idleTimeoutMs ?? defaultIdleTimeoutMs, resolved.name, () => cancel(handle))
+    ? withIdleTimeout(answer, options.idleTimeoutMs ?? defaultIdleTimeoutMs, resolved.name, () => cancel(handle), guard)
     : undefined
   if (watched) answer = watched
   let result: ExchangeResult

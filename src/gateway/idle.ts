@@ -3,7 +3,9 @@
  * without this a stream that stalls — before its first byte or mid-way — would hold the client forever. One timer
  * per answer, re-armed lazily from the time of the last chunk (no timer churn per chunk). When it fires the upstream
  * call is cancelled and the next read rejects with an `InterlinguaError('timeout')`, which the stream decoders turn
- * into the client format's in-stream timeout error (or a 504 when nothing was sent yet).
+ * into the client format's in-stream timeout error (or a 504 when nothing was sent yet). The call's own timeout
+ * (`timeoutMs`, which runs until the client's answer has started) cancels the call too: a read it interrupts rejects
+ * with the same kind of error, never as an upstream failure (a 502).
  */
 import { InterlinguaError } from '../errors.js'
 import type { UpstreamAnswer } from '../http/upstream.js'
@@ -39,13 +41,19 @@ class IdleAnswer implements IdleWatchedAnswer {
     private readonly idleMs: number,
     private readonly upstreamName: string,
     private readonly onIdle: () => void,
+    private readonly call: CallTimeout | undefined,
   ) {
     this.status = answer.status
     this.timer = setTimeout(this.check, idleMs)
   }
 
-  private timeoutError(): InterlinguaError {
-    return new InterlinguaError('timeout', `The upstream "${this.upstreamName}" sent nothing for ${this.idleMs} ms`)
+  /** The error a read fails with once a timeout cancelled the call (the idle one, or the call's); else undefined. */
+  private expired(): InterlinguaError | undefined {
+    if (this.timedOut)
+      return new InterlinguaError('timeout', `The upstream "${this.upstreamName}" sent nothing for ${this.idleMs} ms`)
+    if (this.call?.timedOut)
+      return new InterlinguaError('timeout', `The upstream "${this.upstreamName}" did not answer in time`)
+    return undefined
   }
 
   private stop(): void {
@@ -62,16 +70,18 @@ class IdleAnswer implements IdleWatchedAnswer {
   }
 
   async next(): Promise<Uint8Array | undefined> {
-    if (this.timedOut) throw this.timeoutError()
+    let expired = this.expired()
+    if (expired) throw expired
     let chunk: Uint8Array | undefined
     try {
       chunk = await this.answer.next()
     } catch (error) {
       this.stop()
-      throw this.timedOut ? this.timeoutError() : error
+      throw this.expired() ?? error
     }
     // A cancelled Web body ends as if done: that end is the timeout's, not the upstream's.
-    if (this.timedOut) throw this.timeoutError()
+    expired = this.expired()
+    if (expired) throw expired
     this.last = Date.now()
     if (chunk === undefined) this.stop()
     return chunk
@@ -91,12 +101,21 @@ class IdleAnswer implements IdleWatchedAnswer {
   }
 }
 
-/** Wraps `answer` so that `idleMs` without a chunk cancels it (`onIdle`) and fails the read with a timeout error. */
+/** The call's own timeout, as the idle watch reads it: `timedOut` once it fired (and cancelled the call). */
+export interface CallTimeout {
+  readonly timedOut: boolean
+}
+
+/**
+ * Wraps `answer` so that `idleMs` without a chunk cancels it (`onIdle`) and fails the read with a timeout error; a
+ * read interrupted by `call`'s timeout fails with a timeout error as well.
+ */
 export function withIdleTimeout(
   answer: UpstreamAnswer,
   idleMs: number,
   upstreamName: string,
   onIdle: () => void,
+  call?: CallTimeout,
 ): IdleWatchedAnswer {
-  return new IdleAnswer(answer, idleMs, upstreamName, onIdle)
+  return new IdleAnswer(answer, idleMs, upstreamName, onIdle, call)
 }
