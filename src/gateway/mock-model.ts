@@ -2,13 +2,15 @@
  * The embedded mock model: works on the IR, needs no key and no network, and is deterministic (the same request
  * gives the same answer, ids included). It:
  * - calls a tool like a cooperative model (see `chooseTool`): the one `toolChoice` names, one the user's text names,
- *   or the first when a tool is required or the prompt is a plain test prompt; never a deferred tool, never right
- *   after a tool result; arguments come from the tool's JSON Schema (its required properties);
+ *   one that takes a file path when the prompt names a file, or the first when a tool is required or the prompt is a
+ *   plain test prompt; never a deferred tool, never right after a tool result (system entries among the turns are not
+ *   turns); arguments come from the tool's JSON Schema (its required properties) and the file the prompt names;
  * - answers a structured-output request (`json-schema` or `json`) with a JSON value valid against the schema;
  * - after a tool result, answers with text that quotes the result;
  * - describes the images (and other media) it received in its text: "I see 1 image (image/png)";
  * - emits a reasoning block first when reasoning is requested (`enabled`, an effort other than `none`, or a
- *   positive budget), with a fake signature in `providerData.messages.signature`;
+ *   positive budget), with a fake signature in `providerData.messages.signature` (its text empty when the thoughts are
+ *   not to be shown: `includeThoughts: false`, Anthropic's `display: "omitted"`);
  * - reports usage (about four characters per token);
  * - streams: several text deltas, reasoning deltas, tool-call arguments in fragments.
  *
@@ -98,11 +100,43 @@ function nameWords(name: string): string[] {
 
 const genericWords = new Set(['tool', 'tools', 'function', 'call', 'with', 'from', 'data', 'info', 'list'])
 
+/** The first string parameter of a tool that takes a file path (`file_path`, `path`, `filename`), if any. */
+function pathParameter(tool: ir.FunctionTool): string | undefined {
+  const properties = (tool.parameters as { properties?: Record<string, { type?: unknown }> } | undefined)?.properties
+  if (!properties || typeof properties !== 'object') return undefined
+  for (const key in properties) {
+    if (/path|file/i.test(key) && String(properties[key]?.type ?? 'string').toLowerCase() === 'string') return key
+  }
+  return undefined
+}
+
+/** A file path the prompt names: an absolute or `./` path, or a file name with an extension (`notes.txt`). */
+function pathIn(prompt: string): string | undefined {
+  for (const raw of prompt.split(/\s+/)) {
+    const token = raw.replace(/^["'`(<[]+|["'`)>\],.;:!?]+$/g, '')
+    if (token.includes('://')) continue
+    if (/^(?:\/|\.\/|~\/)[^\s]+$/.test(token) || /^[\w\-./]*[\w-]{2,}\.[A-Za-z0-9]{1,8}$/.test(token)) return token
+  }
+  return undefined
+}
+
+/** A relative path resolved against the working directory a system prompt states (Claude Code's environment). */
+function resolvePath(path: string, request: ir.Request): string {
+  if (path.startsWith('/') || path.startsWith('~')) return path
+  for (const message of request.messages) {
+    if (message.role !== 'system') continue
+    const directory = /working directory:\s*(\/\S+)/i.exec(textOf(message.content))?.[1]
+    if (directory) return `${directory.replace(/\/$/, '')}/${path.replace(/^\.\//, '')}`
+  }
+  return path
+}
+
 /**
  * The tool to call, if any, like a cooperative model: the one `toolChoice` names; else one the user's last text names
- * (its full name, or a distinctive word of it: "Weather in Paris?" → `get_weather`); else, when the tool is required or
- * the prompt is a plain test prompt (no system prompt, at most three tools), the first one. Deferred tools are never
- * called. An agent's long prompt with many tools and nothing named gets a text answer, not a tool loop.
+ * (its full name, or a distinctive word of it: "Weather in Paris?" → `get_weather`); else one that takes a file path
+ * when the prompt names a file ("What is in notes.txt?" → `Read`); else, when the tool is required or the prompt is a
+ * plain test prompt (no system prompt, at most three tools), the first one. Deferred tools are never called. An agent's
+ * long prompt with many tools and nothing named gets a text answer, not a tool loop.
  */
 function chooseTool(request: ir.Request, prompt: string): ir.FunctionTool | undefined {
   const choice = request.toolChoice
@@ -114,10 +148,20 @@ function chooseTool(request: ir.Request, prompt: string): ir.FunctionTool | unde
   const text = prompt.toLowerCase()
   const named =
     tools.find((tool) => text.includes(tool.name.toLowerCase())) ??
-    tools.find((tool) => nameWords(tool.name).some((word) => new RegExp(`\\b${word}`).test(text)))
+    tools.find((tool) => nameWords(tool.name).some((word) => new RegExp(`\\b${word}`).test(text))) ??
+    (pathIn(prompt) === undefined ? undefined : tools.find((tool) => pathParameter(tool) !== undefined))
   if (named) return named
   const plain = !request.messages.some((message) => message.role === 'system') && tools.length <= 3
   return choice?.type === 'required' || plain ? tools[0] : undefined
+}
+
+/** A tool call's arguments: the schema's required properties, and the file the prompt names for a path parameter. */
+function toolArguments(tool: ir.FunctionTool, prompt: string, request: ir.Request): Record<string, unknown> {
+  const args = sampleObject((tool.parameters ?? {}) as Record<string, unknown>)
+  const parameter = pathParameter(tool)
+  const path = pathIn(prompt)
+  if (parameter !== undefined && path !== undefined) args[parameter] = resolvePath(path, request)
+  return args
 }
 
 /** The schema of a structured-output request (`response_format`, `responseJsonSchema`, `output_config.format`). */
@@ -129,20 +173,21 @@ function outputSchema(request: ir.Request): ir.JsonSchema | undefined {
 
 function answer(request: ir.Request): { parts: ir.AssistantPart[]; finishReason: ir.FinishReason } {
   const id = fingerprint(request)
-  const last = request.messages[request.messages.length - 1]
-  const lastUser = [...request.messages].reverse().find((message) => message.role === 'user')
-  const prompt = lastUser ? textOf(lastUser.content).slice(0, 120) : ''
+  // The last turn of the conversation: system entries (Claude Code puts one last, among the turns) are not turns.
+  const last = request.messages.findLast((message) => message.role !== 'system')
+  const lastUser = request.messages.findLast((message) => message.role === 'user')
+  const fullPrompt = lastUser ? textOf(lastUser.content) : ''
+  const prompt = fullPrompt.slice(0, 120)
   const parts: ir.AssistantPart[] = []
   if (wantsReasoning(request.reasoning)) {
-    parts.push({
-      type: 'reasoning',
-      text: `The user asked: "${prompt}". A short, direct answer will do.`,
-      providerData: { messages: { signature: `mock-signature-${id}` } },
-    })
+    // Thinking asked to be omitted (`display: "omitted"`, `includeThoughts: false`) comes as a signed empty block.
+    const text =
+      request.reasoning?.includeThoughts === false ? '' : `The user asked: "${prompt}". A short, direct answer will do.`
+    parts.push({ type: 'reasoning', text, providerData: { messages: { signature: `mock-signature-${id}` } } })
   }
-  const tool = last?.role === 'tool' ? undefined : chooseTool(request, lastUser ? textOf(lastUser.content) : '')
+  const tool = last?.role === 'tool' ? undefined : chooseTool(request, fullPrompt)
   if (tool) {
-    const args = sampleObject((tool.parameters ?? {}) as Record<string, unknown>)
+    const args = toolArguments(tool, fullPrompt, request)
     parts.push({ type: 'tool-call', id: `call_mock_${id}`, name: tool.name, arguments: JSON.stringify(args) })
     return { parts, finishReason: { unified: 'tool-calls' } }
   }

@@ -2,8 +2,10 @@
 import type * as ir from '../../ir/index.js'
 import { effortForBudget } from '../../ir/reasoning.js'
 import { toDataUrl } from '../../shared/data-url.js'
+import { endUserId } from '../../shared/end-user-id.js'
 import { reportForeignExtensions, reportForeignToolData } from '../../shared/foreign-extensions.js'
 import { dropHostedTool } from '../../shared/hosted-tools.js'
+import { applyMessagesFeatures } from '../../shared/messages-features.js'
 import type { Converted, EncodeRequestOptions } from '../format.js'
 import { plainFields } from './fields.js'
 import { encodeReasoningCarrier } from './reasoning-carrier.js'
@@ -197,8 +199,9 @@ function encodeToolChoice(request: ir.Request): unknown {
   return choice.type === 'tool' ? { type: 'function', function: { name: choice.name } } : choice.type
 }
 
-export function encodeRequest(request: ir.Request, _options?: EncodeRequestOptions): Converted<unknown> {
+export function encodeRequest(source: ir.Request, _options?: EncodeRequestOptions): Converted<unknown> {
   const warnings: ir.Warning[] = []
+  const request = applyMessagesFeatures(source, FORMAT, warnings)
   const body: Wire = { model: request.model, messages: encodeMessages(request.messages, warnings) }
   const extensions = request.extensions?.[FORMAT]
   if (request.tools) {
@@ -225,6 +228,7 @@ export function encodeRequest(request: ir.Request, _options?: EncodeRequestOptio
     const value = from[plainFields[i + 1] as string]
     if (value !== undefined) body[plainFields[i] as string] = value
   }
+  if (request.user !== undefined) body.user = endUserId(request.user, 'user', warnings)
   if (request.topK !== undefined) warnings.push({ type: 'dropped', path: 'topK', message: 'top_k is not supported' })
   const reasoning = request.reasoning
   if (reasoning) {

@@ -7,6 +7,7 @@ import type * as ir from '../../ir/index.js'
 import { budgetForEffort } from '../../ir/reasoning.js'
 import { reportForeignExtensions, reportForeignToolData } from '../../shared/foreign-extensions.js'
 import { dropHostedTool, reportWebSearchFields } from '../../shared/hosted-tools.js'
+import { applyMessagesFeatures } from '../../shared/messages-features.js'
 import type { Converted, EncodeRequestOptions } from '../format.js'
 import { CallIndex, encodePart, own } from './encode-parts.js'
 import { toOpenApiSchema } from './schema-dialect.js'
@@ -145,11 +146,45 @@ function clamp(value: number, min: number, max: number, path: string, warnings: 
   return clamped
 }
 
-function encodeThinking(reasoning: ir.ReasoningConfig, warnings: Warnings): Wire | undefined {
+/** Gemini 3 and later (`gemini-3…`, `models/gemini-3.5-pro`): they take `thinkingLevel` rather than a budget. */
+function hasThinkingLevels(model: string): boolean {
+  const major = /(?:^|\/)gemini-(\d+)/.exec(model)?.[1]
+  return major !== undefined && Number(major) >= 3
+}
+
+/**
+ * An effort as a Gemini 3 `thinkingLevel`: Flash models have minimal, low, medium and high; Pro models low and high.
+ * Thinking cannot be turned off there, so `none` is the lowest level. Every level that is not the effort itself is a
+ * `changed` warning.
+ */
+function thinkingLevel(model: string, effort: ir.ReasoningEffort, warnings: Warnings): string {
+  const flash = /flash/.test(model)
+  let level: string
+  if (effort === 'none' || effort === 'minimal') level = flash ? 'minimal' : 'low'
+  else if (effort === 'low' || effort === 'high') level = effort
+  else if (effort === 'medium') level = flash ? 'medium' : 'high'
+  else level = 'high'
+  if (level !== effort)
+    warnings.push({
+      type: 'changed',
+      path: 'reasoning.effort',
+      message: `effort ${effort} sent as thinkingLevel ${level}, the nearest level ${model} has`,
+    })
+  return level
+}
+
+function encodeThinking(request: ir.Request, reasoning: ir.ReasoningConfig, warnings: Warnings): Wire | undefined {
   const data = own(reasoning)
   const config: Wire = {}
   if (data) for (const key in data) config[key] = data[key]
-  if (reasoning.enabled === false) config.thinkingBudget = 0
+  const levels = config.thinkingLevel === undefined && hasThinkingLevels(request.model)
+  if (levels && reasoning.budgetTokens === undefined && (reasoning.enabled === false || reasoning.effort)) {
+    config.thinkingLevel = thinkingLevel(
+      request.model,
+      reasoning.enabled === false ? 'none' : (reasoning.effort as ir.ReasoningEffort),
+      warnings,
+    )
+  } else if (reasoning.enabled === false) config.thinkingBudget = 0
   else if (reasoning.budgetTokens !== undefined)
     config.thinkingBudget =
       reasoning.budgetTokens === -1
@@ -199,7 +234,7 @@ function encodeGeneration(
     }
   }
   if (request.reasoning) {
-    const thinking = encodeThinking(request.reasoning, warnings)
+    const thinking = encodeThinking(request, request.reasoning, warnings)
     if (thinking) config.thinkingConfig = thinking
   }
   const extra = ext?.generationConfig
@@ -225,8 +260,9 @@ function signFunctionCalls(parts: Wire[]): void {
   if (first) first.thoughtSignature = foreignCallSignature
 }
 
-export function encodeRequest(request: ir.Request, options: EncodeRequestOptions = {}): Converted<unknown> {
+export function encodeRequest(source: ir.Request, options: EncodeRequestOptions = {}): Converted<unknown> {
   const warnings: Warnings = []
+  const request = applyMessagesFeatures(source, F, warnings)
   const body: Wire = {}
   const ext = request.extensions?.[F]
   encodeContents(request, body, warnings)

@@ -132,14 +132,12 @@ function decodeAssistant(content: WireContent, i: number, ctx: Context): ir.Assi
   return message
 }
 
-function decodeSystem(content: WireContent, i: number, ctx: Context, data: Json | undefined): ir.SystemMessage {
+/** A system prompt: the top-level `system` or a `role: "system"` entry, text only (both validated as such). */
+function decodeSystem(content: WireContent, data: Json | undefined): ir.SystemMessage {
   const message: ir.SystemMessage = { role: 'system', content: [] }
   if (typeof content === 'string') message.content.push({ type: 'text', text: content })
   else {
-    content.forEach((block, j) => {
-      if (block.type === 'text') message.content.push(decodeText(block))
-      else dropped(ctx, `${contentPath(i)}[${j}]`, block)
-    })
+    for (const block of content) message.content.push(decodeText(block))
     if (isSinglePlainTextArray(content) || content.length === 0) data = { ...data, contentArray: true }
   }
   if (data !== undefined) message.providerData = { messages: data }
@@ -261,14 +259,21 @@ export function decodeRequest(body: unknown, route?: Partial<RouteMatch>): Conve
   const ctx: Context = { warnings: [], toolNames: new Map() }
   const messages: ir.Message[] = []
   if (wire.system !== undefined) {
-    messages.push(decodeSystem(wire.system, -1, ctx, undefined))
+    messages.push(decodeSystem(wire.system, undefined))
   }
   wire.messages.forEach((message, i) => {
+    const system = message.role === 'system'
     if (message.role === 'user') decodeUser(message.content, i, ctx, messages)
     else if (message.role === 'assistant') messages.push(decodeAssistant(message.content, i, ctx))
-    else messages.push(decodeSystem(message.content, i, ctx, { inPlace: true }))
+    else {
+      // A system entry stays in place; its per-turn `output_config` ({effort}) rides along for the messages encoder
+      // (other targets apply it: shared/messages-features.ts).
+      const data: Json = { inPlace: true }
+      if (message.output_config !== undefined) data.output_config = message.output_config
+      messages.push(decodeSystem(message.content, data))
+    }
     for (const key in message) {
-      if (key !== 'role' && key !== 'content') {
+      if (key !== 'role' && key !== 'content' && !(system && key === 'output_config')) {
         ctx.warnings.push({ type: 'dropped', path: `messages[${i}].${key}`, message: `unknown message field ${key}` })
       }
     }

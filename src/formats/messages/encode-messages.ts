@@ -20,6 +20,8 @@ interface Turn {
   role: 'user' | 'assistant' | 'system'
   results: Json[]
   blocks: Json[]
+  /** A system entry's per-turn `output_config`, written back on its turn. */
+  outputConfig?: unknown
   /** How many IR messages were merged into this turn. */
   sources: number
   /** The source asked for array content (`providerData.messages.contentArray`). */
@@ -158,8 +160,12 @@ function turnContent(turn: Turn): Json[] {
 function finish(turn: Turn): Json {
   const content = turnContent(turn)
   const only = content.length === 1 ? content[0] : undefined
-  if (turn.sources === 1 && !turn.array && only && isPlainText(only)) return { role: turn.role, content: only.text }
-  return { role: turn.role, content }
+  const out: Json =
+    turn.sources === 1 && !turn.array && only && isPlainText(only)
+      ? { role: turn.role, content: only.text }
+      : { role: turn.role, content }
+  if (turn.outputConfig !== undefined) out.output_config = turn.outputConfig
+  return out
 }
 
 export function encodeMessages(messages: ir.Message[], warnings: ir.Warning[]): EncodedMessages {
@@ -200,7 +206,8 @@ export function encodeMessages(messages: ir.Message[], warnings: ir.Warning[]): 
       results = message.content.map((part, j) => resultBlock(part, i, j, warnings))
       blocks = []
     }
-    if (results.length === 0 && blocks.length === 0) {
+    const outputConfig = role === 'system' ? data?.output_config : undefined
+    if (results.length === 0 && blocks.length === 0 && outputConfig === undefined) {
       warnings.push({
         type: 'dropped',
         path: `messages[${i}]`,
@@ -215,7 +222,9 @@ export function encodeMessages(messages: ir.Message[], warnings: ir.Warning[]): 
       previous.sources++
       continue
     }
-    turns.push({ role, results, blocks, sources: 1, array: data?.contentArray === true })
+    const turn: Turn = { role, results, blocks, sources: 1, array: data?.contentArray === true }
+    if (outputConfig !== undefined) turn.outputConfig = outputConfig
+    turns.push(turn)
   }
   repairTurns(turns, warnings)
   let wireSystem: string | Json[] | undefined

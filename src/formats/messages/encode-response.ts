@@ -10,7 +10,7 @@ import type * as ir from '../../ir/index.js'
 import { reportForeignExtensions } from '../../shared/foreign-extensions.js'
 import { newId } from '../../shared/ids.js'
 import { envelopeFor } from '../../shared/reasoning-envelope.js'
-import type { Converted } from '../format.js'
+import type { Converted, EncodeResponseOptions } from '../format.js'
 import { encodeRedacted, encodeText, encodeThinking, encodeToolUse, type Json } from './blocks.js'
 import { fromFinishReason } from './finish-reason.js'
 import { encodeUsage } from './usage.js'
@@ -19,8 +19,17 @@ function messageId(): string {
   return newId('msg_', 24)
 }
 
-export function encodeResponse(response: ir.Response): Converted<unknown> {
+/**
+ * True when the client asked for its thinking not to be shown (`thinking.display: "omitted"`): its thinking blocks
+ * then come with empty text and their signature, as Anthropic sends them, whatever text the upstream returned.
+ */
+export function omitsThinking(options: EncodeResponseOptions | undefined): boolean {
+  return options?.request?.reasoning?.includeThoughts === false
+}
+
+export function encodeResponse(response: ir.Response, options?: EncodeResponseOptions): Converted<unknown> {
   const warnings: ir.Warning[] = []
+  const omit = omitsThinking(options)
   const content: Json[] = []
   let hasToolCall = false
   let refusal = false
@@ -41,6 +50,7 @@ export function encodeResponse(response: ir.Response): Converted<unknown> {
       }
       case 'reasoning': {
         const block = encodeThinking(part)
+        if (omit) block.thinking = ''
         if (block.signature === '') block.signature = envelopeFor(part.providerData, 'messages') ?? ''
         content.push(block)
         break

@@ -14,6 +14,7 @@ import { toMessagesToolId } from '../../shared/tool-ids.js'
 import { jsonFrame } from '../../stream/sse-encode.js'
 import { type StreamStep, stepToTransformStream } from '../../stream/step.js'
 import type { EncodeStreamOptions, SseFrame } from '../format.js'
+import { omitsThinking } from './encode-response.js'
 import { encodeError } from './errors.js'
 import { fromFinishReason } from './finish-reason.js'
 import { encodeUsage } from './usage.js'
@@ -73,7 +74,8 @@ const endOf = {
   'tool-call': 'tool-call-end',
 } as const
 
-export function encodeStreamStep(_options?: EncodeStreamOptions): StreamStep<ir.StreamEvent, SseFrame> {
+export function encodeStreamStep(options?: EncodeStreamOptions): StreamStep<ir.StreamEvent, SseFrame> {
+  const omitThinking = omitsThinking(options)
   const blocks = new Map<number, Block>()
   /** Blocks started while another held the wire, in start order. */
   const waiting: number[] = []
@@ -165,7 +167,7 @@ export function encodeStreamStep(_options?: EncodeStreamOptions): StreamStep<ir.
         out.push(jsonFrame('content_block_delta', `${block.deltaHead + JSON.stringify(event.text)}}}`))
         return
       case 'reasoning-delta':
-        if (block.kind === 'thinking' && event.text !== '')
+        if (block.kind === 'thinking' && event.text !== '' && !omitThinking)
           delta(block, { type: 'thinking_delta', thinking: event.text })
         return
       case 'tool-call-delta':

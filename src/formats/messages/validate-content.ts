@@ -175,10 +175,46 @@ export function checkMessages(messages: unknown): Problem | undefined {
             : `expected one of "user", "assistant", "system", received ${JSON.stringify(message.role)}`,
       }
     }
+    if (message.role === 'system') {
+      const p = checkSystemEntry(message)
+      if (p) return at(p, i)
+      continue
+    }
     const p = checkContent(message.content)
     if (p) return at(p, i, 'content')
   }
   return undefined
+}
+
+/** The top-level `output_config.effort` values (schema.ts). */
+const efforts = new Set(['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max'])
+
+/**
+ * A `role: "system"` entry inside `messages` (Claude Code sends one among the turns): text only — a string or text
+ * blocks — and an optional per-turn `output_config` ({effort}); anything else is refused naming its path, as the
+ * service refuses it. Content may be empty on an effort-only entry.
+ */
+function checkSystemEntry(message: Json): Problem | undefined {
+  const content = message.content
+  if (typeof content !== 'string') {
+    if (!Array.isArray(content)) return typeProblem(['content'], 'string or array', content)
+    for (let j = 0; j < content.length; j++) {
+      const block = content[j]
+      if (isRecord(block) && typeof block.type === 'string' && block.type !== 'text')
+        return { path: ['content', j, 'type'], message: "a system message holds only text blocks (expected 'text')" }
+      const p = checkBlock(block, false)
+      if (p) return at(p, 'content', j)
+    }
+  }
+  const config = message.output_config
+  if (config === undefined) return undefined
+  if (!isRecord(config)) return typeProblem(['output_config'], 'object', config)
+  const effort = config.effort
+  if (effort === undefined || effort === null || (typeof effort === 'string' && efforts.has(effort))) return undefined
+  return {
+    path: ['output_config', 'effort'],
+    message: `expected one of ${[...efforts].map((e) => `"${e}"`).join(', ')}, received ${JSON.stringify(effort)}`,
+  }
 }
 
 /** `tools`: objects with a string `name`; client-tool fields typed when present. Schemas are not copied. */

@@ -5,8 +5,10 @@
  */
 import type * as ir from '../../ir/index.js'
 import { effortForBudget } from '../../ir/reasoning.js'
+import { endUserId } from '../../shared/end-user-id.js'
 import { reportForeignExtensions, reportForeignToolData } from '../../shared/foreign-extensions.js'
 import { reportWebSearchFields } from '../../shared/hosted-tools.js'
+import { applyMessagesFeatures } from '../../shared/messages-features.js'
 import type { Converted, EncodeRequestOptions } from '../format.js'
 import { DESCRIPTION_KEY, GROUP_DESCRIPTION_KEY, HOSTED_TOOLS_KEY } from './decode-tools.js'
 import { encodeItems } from './encode-items.js'
@@ -108,8 +110,9 @@ function encodeReasoning(reasoning: ir.ReasoningConfig): Wire {
   return out
 }
 
-export function encodeRequest(request: ir.Request, _options?: EncodeRequestOptions): Converted<unknown> {
+export function encodeRequest(source: ir.Request, _options?: EncodeRequestOptions): Converted<unknown> {
   const warnings: ir.Warning[] = []
+  const request = applyMessagesFeatures(source, FORMAT, warnings)
   const { instructions, input } = encodeItems(request.messages, warnings)
   const body: Wire = { model: request.model }
   if (instructions !== undefined) body.instructions = instructions
@@ -142,7 +145,7 @@ export function encodeRequest(request: ir.Request, _options?: EncodeRequestOptio
   if (request.n !== undefined && request.n !== 1) {
     warnings.push({ type: 'dropped', path: 'n', message: 'Responses returns one answer (n > 1 dropped)' })
   }
-  if (request.user !== undefined) body.safety_identifier = request.user
+  if (request.user !== undefined) body.safety_identifier = endUserId(request.user, 'user', warnings)
   if (request.metadata !== undefined) body.metadata = request.metadata
   if (request.reasoning) body.reasoning = encodeReasoning(request.reasoning)
   const format = request.responseFormat
