@@ -84,6 +84,50 @@ describe('tool calls like a cooperative model', () => {
     })
     expect(forced.content.at(-1)).toMatchObject({ type: 'tool_use', name: 'Bash' })
   })
+  it('a prompt naming a file calls the tool that takes a path, with that path (issue 21: Claude Code)', async () => {
+    const environment = { role: 'system', content: 'Primary working directory: /home/me/project' }
+    const answer = await messages({
+      system,
+      tools: agentTools,
+      messages: [{ role: 'user', content: 'What is the secret word in notes.txt?' }, environment],
+    })
+    expect(answer.stop_reason).toBe('tool_use')
+    expect(answer.content.at(-1)).toMatchObject({ name: 'Read', input: { file_path: '/home/me/project/notes.txt' } })
+    const absolute = await messages({
+      system,
+      tools: agentTools.slice(0, 2).concat(agentTools[3]),
+      messages: [{ role: 'user', content: 'Summarize "/etc/hosts".' }],
+    })
+    expect(absolute.content.at(-1)).toMatchObject({ name: 'Edit', input: { file_path: '/etc/hosts' } })
+  })
+  it('a system entry last in messages is not a turn: after a tool result the answer is text', async () => {
+    const answer = await messages({
+      system,
+      tools: agentTools,
+      messages: [
+        { role: 'user', content: 'Please read the README' },
+        {
+          role: 'assistant',
+          content: [{ type: 'tool_use', id: 'toolu_1', name: 'Read', input: { file_path: 'README' } }],
+        },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: '# Title' }] },
+        { role: 'system', content: 'Primary working directory: /home/me/project' },
+      ],
+    })
+    expect(answer.stop_reason).toBe('end_turn')
+    expect(answer.content.at(-1)).toEqual({ type: 'text', text: 'The tool results are in: Read returned # Title.' })
+  })
+  it('thinking asked to be omitted comes signed and empty', async () => {
+    const answer = await messages({
+      thinking: { type: 'adaptive', display: 'omitted' },
+      messages: [{ role: 'user', content: 'hi' }],
+    })
+    expect(answer.content[0]).toEqual({
+      type: 'thinking',
+      thinking: '',
+      signature: expect.stringMatching(/^mock-signature-/),
+    })
+  })
   it('a plain test prompt with one tool still calls it (SDK tests stay meaningful)', async () => {
     const answer = await messages({ tools: [agentTools[2]], messages: [{ role: 'user', content: 'Say hello' }] })
     expect(answer.content.at(-1)).toMatchObject({ type: 'tool_use', name: 'Read' })

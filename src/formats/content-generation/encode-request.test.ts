@@ -318,6 +318,35 @@ describe('encodeRequest: tools and config', () => {
     expect(body.generationConfig).toEqual({ thinkingConfig })
   })
 
+  it.each([
+    ['gemini-3-flash-preview', { effort: 'medium' }, 'MEDIUM', undefined],
+    ['gemini-3.6-flash', { effort: 'minimal' }, 'MINIMAL', undefined],
+    [
+      'models/gemini-3-flash-lite',
+      { enabled: false, effort: 'high' },
+      'MINIMAL',
+      'effort none sent as thinkingLevel minimal',
+    ],
+    ['gemini-3-flash', { effort: 'max' }, 'HIGH', 'effort max sent as thinkingLevel high'],
+    ['gemini-3-pro-preview', { effort: 'low' }, 'LOW', undefined],
+    ['gemini-3-pro-preview', { effort: 'medium' }, 'HIGH', 'effort medium sent as thinkingLevel high'],
+    ['gemini-3.5-pro', { effort: 'minimal' }, 'LOW', 'effort minimal sent as thinkingLevel low'],
+  ] as Array<[string, ir.ReasoningConfig, string, string | undefined]>)(
+    'Gemini 3 (%s) takes thinkingLevel for %j',
+    (model, reasoning, thinkingLevel, warning) => {
+      const { value, warnings } = encodeRequest({ model, messages: [], reasoning })
+      expect((value as { generationConfig: unknown }).generationConfig).toEqual({ thinkingConfig: { thinkingLevel } })
+      expect(warnings.map((w) => w.message.split(',')[0])).toEqual(warning ? [warning] : [])
+    },
+  )
+
+  it('Gemini 3 keeps an explicit budget, and Gemini 2.5 a budget for an effort', () => {
+    const budget = encodeRequest({ model: 'gemini-3-flash', messages: [], reasoning: { budgetTokens: 2048 } })
+    expect(budget.value).toEqual({ contents: [], generationConfig: { thinkingConfig: { thinkingBudget: 2048 } } })
+    const old = encodeRequest({ model: 'gemini-2.5-flash', messages: [], reasoning: { effort: 'medium' } })
+    expect(old.value).toEqual({ contents: [], generationConfig: { thinkingConfig: { thinkingBudget: 8192 } } })
+  })
+
   it('json without a schema is responseMimeType alone; openapi mode uses responseSchema', () => {
     expect(encodeRequest(base([], { responseFormat: { type: 'json' } })).value).toEqual({
       contents: [],

@@ -170,7 +170,8 @@ function thinkingLevel(model: string, effort: ir.ReasoningEffort, warnings: Warn
       path: 'reasoning.effort',
       message: `effort ${effort} sent as thinkingLevel ${level}, the nearest level ${model} has`,
     })
-  return level
+  // The enum's names, as @google/genai sends them (`ThinkingLevel.MEDIUM`).
+  return level.toUpperCase()
 }
 
 function encodeThinking(request: ir.Request, reasoning: ir.ReasoningConfig, warnings: Warnings): Wire | undefined {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { InterlinguaError } from '../../errors.js'
 import { decodeRequest } from './decode-request.js'
+import { encodeRequest } from './encode-request.js'
 
 function failure(body: unknown, route?: { kind: 'count-tokens' }): { message: string; code: string } {
   try {
@@ -313,5 +314,62 @@ describe('decodeRequest top level', () => {
       enabled: false,
       providerData: { messages: { thinking: { type: 'disabled' } } },
     })
+  })
+})
+
+describe('role: "system" entries inside messages (Claude Code 2.1.330, issue 21)', () => {
+  const entry = (extra: Record<string, unknown>) => ({
+    ...base,
+    messages: [
+      { role: 'user', content: 'hi' },
+      { role: 'system', content: 'be brief', ...extra },
+    ],
+  })
+
+  it('hold text only: any other block is a 400 naming its path', () => {
+    const image = { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'AAAA' } }
+    expect(failure({ ...base, messages: [{ role: 'system', content: [{ type: 'text', text: 'a' }, image] }] })).toEqual(
+      {
+        code: 'invalid-request',
+        message: "messages[0].content[1].type: a system message holds only text blocks (expected 'text')",
+      },
+    )
+    expect(failure(entry({ content: [{ type: 'tool_result', tool_use_id: 't' }] })).message).toMatch(
+      /^messages\[1\]\.content\[0\]\.type: /,
+    )
+    expect(failure(entry({ content: [{ type: 'text', text: 5 }] })).message).toBe(
+      'messages[1].content[0].text: expected string, received number',
+    )
+  })
+
+  it('carry a per-turn output_config.effort, checked, kept in place and written back exactly', () => {
+    expect(failure(entry({ output_config: 'x' })).message).toBe(
+      'messages[1].output_config: expected object, received string',
+    )
+    expect(failure(entry({ output_config: { effort: 'huge' } })).message).toMatch(
+      /^messages\[1\]\.output_config\.effort: expected one of /,
+    )
+    const body = {
+      ...base,
+      messages: [
+        { role: 'user', content: 'hi' },
+        { role: 'assistant', content: 'hello' },
+        { role: 'system', content: [], output_config: { effort: 'low' } },
+        { role: 'user', content: 'again' },
+        {
+          role: 'system',
+          content: [{ type: 'text', text: 'env', cache_control: { type: 'ephemeral' } }],
+          output_config: { effort: 'high' },
+        },
+      ],
+    }
+    const decoded = decodeRequest(body)
+    expect(decoded.warnings).toEqual([])
+    expect(decoded.value.messages[2]).toEqual({
+      role: 'system',
+      content: [],
+      providerData: { messages: { inPlace: true, output_config: { effort: 'low' }, contentArray: true } },
+    })
+    expect(encodeRequest(decoded.value)).toEqual({ value: body, warnings: [] })
   })
 })

@@ -131,3 +131,25 @@ describe('encodeResponse', () => {
     expect(stop).toMatchObject({ content: [], stop_reason: 'stop_sequence', stop_sequence: 'END' })
   })
 })
+
+describe('thinking.display "omitted" (issue 21: Claude Code)', () => {
+  const response: ir.Response = {
+    id: 'msg_1',
+    model: 'm',
+    content: [
+      { type: 'reasoning', text: 'secret thoughts', providerData: { messages: { signature: 'sig' } } },
+      { type: 'text', text: 'hi' },
+    ],
+    finishReason: { unified: 'stop' },
+  }
+  const omitted: ir.Request = { model: 'm', messages: [], reasoning: { enabled: true, includeThoughts: false } }
+
+  it('the client that asked for its thinking omitted gets it signed and empty, whatever the upstream said', () => {
+    const body = encodeResponse(response, { request: omitted }).value as { content: unknown[] }
+    expect(body.content[0]).toEqual({ type: 'thinking', thinking: '', signature: 'sig' })
+    const shown = encodeResponse(response, { request: { ...omitted, reasoning: { enabled: true } } }).value as {
+      content: unknown[]
+    }
+    expect(shown.content[0]).toEqual({ type: 'thinking', thinking: 'secret thoughts', signature: 'sig' })
+  })
+})
