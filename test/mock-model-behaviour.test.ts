@@ -95,7 +95,7 @@ describe('tool calls like a cooperative model', () => {
     expect(answer.content.at(-1)).toMatchObject({ name: 'Read', input: { file_path: '/home/me/project/notes.txt' } })
     const absolute = await messages({
       system,
-      tools: agentTools.slice(0, 2).concat(agentTools[3]),
+      tools: [agentTools[0], agentTools[1], agentTools[3]],
       messages: [{ role: 'user', content: 'Summarize "/etc/hosts".' }],
     })
     expect(absolute.content.at(-1)).toMatchObject({ name: 'Edit', input: { file_path: '/etc/hosts' } })
