@@ -28,6 +28,11 @@ export type {
   Refusal,
   UpstreamOptions,
 } from './gateway/options.js'
+export type {
+  ReasoningDetails,
+  ReasoningStoreOptions,
+  SharedReasoningEntries,
+} from './gateway/reasoning-store.js'
 export type { MemoryResponseStoreOptions, ResponseStore, StoredResponse } from './gateway/response-store.js'
 export { createMemoryResponseStore } from './gateway/response-store.js'
 export type { TranslateRequestOptions } from './gateway/translate-request.js'

@@ -1,5 +1,5 @@
 // The interlingua service: `npm start` (HOST/PORT default 127.0.0.1:8788). See README.md for the environment.
-import { serve } from '@hono/node-server'
+import { createServer } from 'node:http'
 import { createService } from './src/app.mjs'
 import { loadConfig } from './src/config.mjs'
 import { openDatabase } from './src/db.mjs'
@@ -16,9 +16,15 @@ const service = await createService({
   models: config.models,
   publicUrl: config.publicUrl,
   keyRateLimit: config.keyRateLimit,
+  keyTokenLimit: config.keyTokenLimit,
   usageFlushMs: config.usageFlushMs,
+  metricsToken: config.metricsToken,
+  logLevel: config.logLevel,
 })
-const server = serve({ fetch: service.fetch, hostname: config.host, port: config.port }, (info) => {
+const server = createServer(service.listener)
+server.keepAliveTimeout = 65_000
+server.listen(config.port, config.host, () => {
+  const info = server.address()
   for (const line of config.summary) console.log(`[service] ${line}`)
   console.log(
     `[service] database: ${db.kind}${db.kind === 'pglite' ? ` in ${config.dataDir}` : ''}; mail: ${mailer.logged ? 'written to this log (no SMTP_URL)' : 'SMTP'}`,

@@ -181,7 +181,10 @@ export async function forward(exchange: Exchange, input: ForwardInput): Promise<
   if (!sameFormat && !decoded) throw new Error('forward: a translated request needs its decoded body')
   // A chat-completions client may have dropped the reasoning carrier: put back what the gateway kept (policy 3).
   const reasoning = !sameFormat && format.id === 'chat-completions' ? input.reasoning : undefined
-  if (reasoning && decoded) reasoning.store.restore(reasoning.scope, decoded.value.messages)
+  if (reasoning && decoded) {
+    const restoring = reasoning.store.restore(reasoning.scope, decoded.value.messages)
+    if (restoring) await restoring // shared entries (several instances); the memory store answers at once
+  }
   const { kind, stream: upstreamStream } = upstreamKind({ route, stream: input.head.stream })
   // A cloud provider (Azure, Vertex AI…) or a `headers` function: code loaded on first use. A first-party upstream with
   // static headers skips all of it.
@@ -322,9 +325,16 @@ export async function forward(exchange: Exchange, input: ForwardInput): Promise<
         },
         ...relay,
       }
-      if (reasoning) respond.onAssistant = (parts) => reasoning.store.remember(reasoning.scope, parts)
+      // A shared store's write for a JSON answer completes before the answer is sent (the client's next turn may
+      // reach another instance); a stream's starts when it ends. A failed write costs continuity, not the answer.
+      let remembering: Promise<void> | undefined
+      if (reasoning)
+        respond.onAssistant = (parts) => {
+          remembering = reasoning.store.remember(reasoning.scope, parts)?.catch(() => {})
+        }
       if (event.model !== undefined) respond.model = event.model
       result = await translateAnswer(answer, getGatewayFormat(to), format, respond)
+      if (remembering) await remembering
       Object.assign(result.headers, exchange.headers)
     }
   } catch (error) {

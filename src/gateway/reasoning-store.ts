@@ -7,29 +7,45 @@
  * so the gateway keeps the carrier of each answer that called tools, keyed by caller and tool-call id, and puts it
  * back on an assistant turn that arrives without one. Bounded: at most `maxEntries` turns (least recently used
  * evicted) for at most `ttlMs`. Per caller: an entry is found only with the same client key (tool-call ids are random,
- * so this is a second wall, not the first). In memory, per process: several instances behind a load balancer without
- * affinity lose continuity for those clients, and the upstream then gets what it accepts (see the encoders).
+ * so this is a second wall, not the first). In memory, per process — unless `shared` entries are given (a table, a
+ * key-value store): then several instances behind a load balancer without affinity keep continuity too. Without them
+ * those clients lose it, and the upstream then gets what it accepts (see the encoders).
  */
 import { decodeReasoningCarrier, encodeReasoningCarrier } from '../formats/chat-completions/reasoning-carrier.js'
 import type * as ir from '../ir/index.js'
 
+/** What is kept of one assistant turn: plain JSON (the reasoning carrier's details), safe to store anywhere. */
+export type ReasoningDetails = NonNullable<ReturnType<typeof encodeReasoningCarrier>['details']>
+
+/**
+ * Entries kept outside the process, shared by several gateway instances: by scope (the caller) and the turn's first
+ * tool-call id. Their lifetime (expiry, clean-up) is the implementation's business. A `put` of a JSON answer completes
+ * before the answer is sent; a streamed answer's is started when the stream ends.
+ */
+export interface SharedReasoningEntries {
+  get(scope: string, id: string): ReasoningDetails | undefined | Promise<ReasoningDetails | undefined>
+  put(scope: string, id: string, details: ReasoningDetails): void | Promise<void>
+}
+
 export interface ReasoningStoreOptions {
-  /** Assistant turns kept. @defaultValue 10000 */
+  /** Assistant turns kept (in memory). @defaultValue 10000 */
   maxEntries?: number
-  /** How long a turn is kept. @defaultValue 3600000 (1 hour) */
+  /** How long a turn is kept (in memory). @defaultValue 3600000 (1 hour) */
   ttlMs?: number
+  /** Keep the turns there instead of in memory (several instances). @defaultValue none: in memory */
+  shared?: SharedReasoningEntries
 }
 
 interface Entry {
-  details: NonNullable<ReturnType<typeof encodeReasoningCarrier>['details']>
+  details: ReasoningDetails
   expires: number
 }
 
 export interface ReasoningStore {
-  /** Remembers the reasoning of an answer that called tools. */
-  remember(scope: string, parts: readonly ir.AssistantPart[]): void
-  /** Puts the reasoning back on assistant turns that came without it (in place). */
-  restore(scope: string, messages: ir.Message[]): void
+  /** Remembers the reasoning of an answer that called tools (a promise with shared entries). */
+  remember(scope: string, parts: readonly ir.AssistantPart[]): void | Promise<void>
+  /** Puts the reasoning back on assistant turns that came without it (in place; a promise with shared entries). */
+  restore(scope: string, messages: ir.Message[]): void | Promise<void>
 }
 
 /** Whether a turn still carries anything of the carrier (then the client echoed it: nothing to restore). */
@@ -37,7 +53,46 @@ function carriesReasoning(parts: readonly ir.AssistantPart[]): boolean {
   return parts.some((part) => part.type === 'reasoning' || part.type === 'redacted-reasoning' || part.providerData)
 }
 
+/** The assistant turns that came without their reasoning, each with its first tool-call id. */
+function bareTurns(messages: ir.Message[]): Array<{ index: number; id: string }> {
+  const turns: Array<{ index: number; id: string }> = []
+  for (let i = 0; i < messages.length; i++) {
+    const message = messages[i] as ir.Message
+    if (message.role !== 'assistant' || carriesReasoning(message.content)) continue
+    const first = message.content.find((part): part is ir.ToolCallPart => part.type === 'tool-call')
+    if (first) turns.push({ index: i, id: first.id })
+  }
+  return turns
+}
+
+/** The assistant turn with its reasoning put back. */
+function restored(message: ir.AssistantMessage, details: ReasoningDetails): ir.Message {
+  return { ...message, content: decodeReasoningCarrier(message.content, details, undefined).parts }
+}
+
+function createSharedReasoningStore(shared: SharedReasoningEntries): ReasoningStore {
+  return {
+    remember(scope, parts) {
+      const first = parts.find((part): part is ir.ToolCallPart => part.type === 'tool-call')
+      if (!first) return
+      const { details } = encodeReasoningCarrier(parts)
+      if (details) return shared.put(scope, first.id, details)
+    },
+    restore(scope, messages) {
+      const turns = bareTurns(messages)
+      if (turns.length === 0) return
+      return Promise.all(
+        turns.map(async ({ index, id }) => {
+          const details = await shared.get(scope, id)
+          if (details) messages[index] = restored(messages[index] as ir.AssistantMessage, details)
+        }),
+      ).then(() => {})
+    },
+  }
+}
+
 export function createReasoningStore(options: ReasoningStoreOptions = {}): ReasoningStore {
+  if (options.shared) return createSharedReasoningStore(options.shared)
   const maxEntries = options.maxEntries ?? 10_000
   const ttlMs = options.ttlMs ?? 3_600_000
   const entries = new Map<string, Entry>()
@@ -55,19 +110,15 @@ export function createReasoningStore(options: ReasoningStoreOptions = {}): Reaso
       while (entries.size > maxEntries) entries.delete(entries.keys().next().value as string)
     },
     restore(scope, messages) {
-      for (let i = 0; i < messages.length; i++) {
-        const message = messages[i] as ir.Message
-        if (message.role !== 'assistant' || carriesReasoning(message.content)) continue
-        const first = message.content.find((part): part is ir.ToolCallPart => part.type === 'tool-call')
-        if (!first) continue
-        const key = keyOf(scope, first.id)
+      for (const { index, id } of bareTurns(messages)) {
+        const key = keyOf(scope, id)
         const entry = entries.get(key)
         if (!entry) continue
         if (entry.expires < Date.now()) {
           entries.delete(key)
           continue
         }
-        messages[i] = { ...message, content: decodeReasoningCarrier(message.content, entry.details, undefined).parts }
+        messages[index] = restored(messages[index] as ir.AssistantMessage, entry.details)
       }
     },
   }

@@ -59,13 +59,14 @@ function expectContinuity(to: Upstream, rejectionsBefore: number) {
 }
 
 async function openaiLoop(
-  url: string,
+  url: string | readonly [string, string],
   to: Upstream,
   stream: boolean,
   echo: 'as-received' | 'bare',
   keys: readonly [string, string] = ['client-key', 'client-key'],
 ) {
-  let client = new OpenAI({ apiKey: keys[0], baseURL: `${url}/v1`, maxRetries: 0 })
+  const [url1, url2] = typeof url === 'string' ? [url, url] : url
+  let client = new OpenAI({ apiKey: keys[0], baseURL: `${url1}/v1`, maxRetries: 0 })
   const tools: OpenAI.Chat.ChatCompletionTool[] = [
     { type: 'function', function: weatherTool as unknown as OpenAI.FunctionDefinition },
   ]
@@ -82,7 +83,7 @@ async function openaiLoop(
   // The Vercel AI SDK, LangChain and the Agents SDK send back only these three fields.
   messages.push(echo === 'bare' ? { role: 'assistant', content: first.content, tool_calls: first.tool_calls } : first)
   messages.push({ role: 'tool', tool_call_id: toolCall.id, content: '{"temperature_c":18}' })
-  client = new OpenAI({ apiKey: keys[1], baseURL: `${url}/v1`, maxRetries: 0 })
+  client = new OpenAI({ apiKey: keys[1], baseURL: `${url2}/v1`, maxRetries: 0 })
   return (await call()).choices[0]?.message.content
 }
 
@@ -96,6 +97,44 @@ describe.each(pairs)('openai SDK, thinking + tools → %s upstream (stream: %s)'
     const before = upstream.rejections.length
     expect(await openaiLoop(gateway.url, to, stream, 'bare')).toMatch(/^Done after/)
     expectContinuity(to, before)
+  })
+})
+
+describe('shared entries (reasoningStore.shared): turn 1 on one gateway, turn 2 on another', () => {
+  const entries = new Map<string, unknown>()
+  const writes: string[] = []
+  let one: Running
+  let two: Running
+  beforeAll(async () => {
+    // An asynchronous store both gateways use, like a table: JSON in, JSON out, a little later.
+    const later = () => new Promise((resolve) => setTimeout(resolve, 5))
+    const shared = {
+      async get(scope: string, id: string) {
+        await later()
+        const found = entries.get(`${scope} ${id}`)
+        return found === undefined ? undefined : JSON.parse(JSON.stringify(found))
+      },
+      async put(scope: string, id: string, details: unknown) {
+        await later()
+        writes.push(scope)
+        entries.set(`${scope} ${id}`, JSON.parse(JSON.stringify(details)))
+      },
+    }
+    one = await serve(createGateway({ ...gatewayOptions(), reasoningStore: { shared } }).fetch)
+    two = await serve(createGateway({ ...gatewayOptions(), reasoningStore: { shared } }).fetch)
+  })
+  afterAll(async () => {
+    await one?.close()
+    await two?.close()
+  })
+
+  it.each(modes)('the client replays only role, content and tool_calls (stream: %s)', async (stream) => {
+    const before = upstream.rejections.length
+    const written = writes.length
+    expect(await openaiLoop([one.url, two.url], 'messages', stream, 'bare')).toMatch(/^Done after/)
+    expectContinuity('messages', before)
+    expect(writes.length).toBe(written + 1) // only turn 1 called a tool
+    expect(writes.at(-1)).not.toContain('client-key') // scoped by a hash of the key, never the key
   })
 })
 

@@ -2,11 +2,12 @@
 //  - start-up: spawn of `node server.mjs` → "listening", on PGlite (first start: a new data directory; warm: the same
 //    directory again) and on PostgreSQL (first start: an empty database, migrations applied; warm: migrated already);
 //  - RSS of the service process: idle after start-up, and the highest seen under load;
-//  - requests per second through the service's gateway (key looked up by hash in the database, per-key rate limit
-//    counted there, usage counted in memory and upserted once a second) against the bare library gateway
-//    (bench/bare.mjs: the same gateway configuration and mount, one in-memory key), same process setup, rounds
-//    interleaved; the ratio is the median of each round's service / bare ratio (a shared machine drifts between
-//    rounds, much less within one).
+//  - requests per second and p50 latency through the service's gateway (key records cached in memory, per-key rate
+//    limit counted in leased blocks, usage counted in memory and upserted once a second) against the library's CLI
+//    gateway (`interlingua`, i.e. `toNodeListener(createGateway())` on the mock model, one key in INTERLINGUA_API_KEYS)
+//    — and, as a second row, the library gateway mounted on Hono like the service did before (bench/bare.mjs) — same
+//    process setup, rounds interleaved; the ratio is the median of each round's target / CLI ratio, "added p50" the
+//    median of each round's p50 difference (a shared machine drifts between rounds, much less within one).
 // PostgreSQL is a local server started for the run (Debian's binaries, fsync on), stopped afterwards.
 // Options (env): BENCH_SECONDS (per round, default 3), BENCH_ROUNDS (default 5), BENCH_CONNECTIONS (default 10),
 // BENCH_FSYNC=0 (the PostgreSQL server without fsync).
@@ -67,14 +68,21 @@ async function main() {
     targets.push({ label, server: service, key })
   }
   const bareKey = 'il-bench-bare-key-0123456789abcdefghijklmnopqrstuv'
-  const bare = await startService({ BENCH_KEY: bareKey }, { script: 'bench/bare.mjs' })
-  cleanups.push(() => bare.stop())
-  targets.unshift({ label: 'bare library gateway', server: bare, key: bareKey })
+  const hono = await startService({ BENCH_KEY: bareKey }, { script: 'bench/bare.mjs' })
+  cleanups.push(() => hono.stop())
+  targets.unshift({ label: 'library gateway on Hono', server: hono, key: bareKey })
+  const cli = await startService(
+    { INTERLINGUA_API_KEYS: bareKey },
+    { script: 'node_modules/interlingua/dist/node/cli.js' },
+  )
+  cleanups.push(() => cli.stop())
+  targets.unshift({ label: 'library CLI gateway', server: cli, key: bareKey })
 
   await sleep(1000)
   for (const t of targets) {
     t.idleRss = rssMb(t.server.pid)
     t.rps = []
+    t.p50 = []
     t.p99 = []
     t.peakRss = t.idleRss
   }
@@ -86,7 +94,9 @@ async function main() {
       t.peakRss = Math.max(t.peakRss, rssMb(t.server.pid))
     }, 250)
     try {
-      return await autocannon({
+      // Latencies from autocannon's per-response event (µs resolution; its histogram rounds to whole ms).
+      const times = []
+      const run = autocannon({
         url: `${t.server.base}/v1/chat/completions`,
         method: 'POST',
         headers: { authorization: `Bearer ${t.key}`, 'content-type': 'application/json' },
@@ -94,6 +104,13 @@ async function main() {
         connections,
         duration,
       })
+      run.on('response', (_client, status, _bytes, ms) => {
+        if (status === 200) times.push(ms)
+      })
+      const result = await run
+      times.sort((x, y) => x - y)
+      const at = (q) => times[Math.min(times.length - 1, Math.floor(times.length * q))] ?? Number.NaN
+      return { ...result, precise: { p50: at(0.5), p99: at(0.99) } }
     } finally {
       clearInterval(sampler)
     }
@@ -105,27 +122,29 @@ async function main() {
       if (result.non2xx || result.errors)
         throw new Error(`${t.label}: ${result.non2xx} non-2xx, ${result.errors} errors`)
       t.rps.push(result.requests.average)
-      t.p99.push(result.latency.p99)
+      t.p50.push(result.precise.p50)
+      t.p99.push(result.precise.p99)
       console.log(
-        `round ${round + 1} ${t.label}: ${Math.round(result.requests.average)} req/s, p99 ${result.latency.p99} ms`,
+        `round ${round + 1} ${t.label}: ${Math.round(result.requests.average)} req/s, p50 ${result.precise.p50.toFixed(2)} ms, p99 ${result.precise.p99.toFixed(2)} ms`,
       )
     }
   }
 
   // ── report ──────────────────────────────────────────────────────────────────────────────────────────────────────
-  const bareRps = targets[0].rps
+  const base = targets[0]
   console.log(`\nStart-up (spawn → listening):`)
   for (const [label, ms] of Object.entries(startups)) console.log(`  ${label.padEnd(44)} ${String(ms).padStart(6)} ms`)
   console.log(
-    `\nGateway throughput, POST /v1/chat/completions (mock model, not streamed), ${connections} connections, ${rounds} rounds × ${seconds} s (req/s: median; ratio: median of the per-round ratios to the bare gateway):`,
+    `\nGateway throughput, POST /v1/chat/completions (mock model, not streamed), ${connections} connections, ${rounds} rounds × ${seconds} s (req/s, p50, p99: medians; ratio: median of the per-round ratios to the CLI gateway; added p50: median of the per-round p50 differences):`,
   )
   console.log(
-    `  ${'target'.padEnd(24)} ${'req/s'.padStart(7)} ${'ratio'.padStart(6)} ${'p99 ms'.padStart(7)} ${'RSS idle'.padStart(9)} ${'RSS peak'.padStart(9)}`,
+    `  ${'target'.padEnd(24)} ${'req/s'.padStart(7)} ${'ratio'.padStart(6)} ${'p50 ms'.padStart(7)} ${'+p50 ms'.padStart(8)} ${'p99 ms'.padStart(7)} ${'RSS idle'.padStart(9)} ${'RSS peak'.padStart(9)}`,
   )
   for (const t of targets) {
-    const ratio = median(t.rps.map((rps, round) => rps / bareRps[round]))
+    const ratio = median(t.rps.map((rps, round) => rps / base.rps[round]))
+    const added = median(t.p50.map((p50, round) => p50 - base.p50[round]))
     console.log(
-      `  ${t.label.padEnd(24)} ${String(Math.round(median(t.rps))).padStart(7)} ${ratio.toFixed(2).padStart(6)} ${String(median(t.p99)).padStart(7)} ${`${Math.round(t.idleRss)} MB`.padStart(9)} ${`${Math.round(t.peakRss)} MB`.padStart(9)}`,
+      `  ${t.label.padEnd(24)} ${String(Math.round(median(t.rps))).padStart(7)} ${ratio.toFixed(2).padStart(6)} ${median(t.p50).toFixed(2).padStart(7)} ${added.toFixed(2).padStart(8)} ${median(t.p99).toFixed(2).padStart(7)} ${`${Math.round(t.idleRss)} MB`.padStart(9)} ${`${Math.round(t.peakRss)} MB`.padStart(9)}`,
     )
   }
   console.log(

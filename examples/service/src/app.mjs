@@ -5,9 +5,14 @@
 import { Hono } from 'hono'
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
 import { secureHeaders } from 'hono/secure-headers'
-import { createGateway, refuse } from 'interlingua/gateway'
+import { createListener, createServiceGateway } from './gateway.mjs'
+import { createKeyCache } from './keys.mjs'
+import { createLimiter, parseLimit, signInLimiter } from './limits.mjs'
+import { createOps } from './ops.mjs'
 import { codePage, css, icon, keysPage, messagePage, modelsPage, newKeyPage, signupPage, usagePage } from './pages.mjs'
 import { emailKey, hmac, newApiKey, parseEmail, safeEqual, sha256, sixDigits, token } from './security.mjs'
+import { createReasoningEntries, createResponseStore } from './stores.mjs'
+import { createUsage, startCleanup } from './usage.mjs'
 
 const codeTtlMs = 10 * 60_000
 const sessionTtlMs = 7 * 24 * 3_600_000
@@ -26,156 +31,32 @@ export async function createService(config) {
     token(32),
   ])
   const [{ value: codeSecret }] = await db.query(`SELECT value FROM settings WHERE name = 'code_secret'`)
-  const keyLimit = config.keyRateLimit ?? 600
 
-  /** Counts one hit in a rate-limit row (the window, in milliseconds, is parameter $2); returns count, window_start. */
-  const countHit = `ON CONFLICT (bucket) DO UPDATE SET
-         count = CASE WHEN rate_limits.window_start < now() - ($2 || ' milliseconds')::interval THEN 1 ELSE rate_limits.count + 1 END,
-         window_start = CASE WHEN rate_limits.window_start < now() - ($2 || ' milliseconds')::interval THEN now() ELSE rate_limits.window_start END
-       RETURNING count, window_start`
-  /** 0 when the counted hit is within `max`, else the seconds until its window ends. */
-  const wait = (row, max, windowMs) =>
-    row.count <= max ? 0 : Math.max(1, Math.ceil((new Date(row.window_start).getTime() + windowMs - Date.now()) / 1000))
-  /** A fixed one-minute (or `windowMs`) window counter in the database, shared by every instance. */
-  async function limited(bucket, max, windowMs = 60_000) {
-    const [row] = await db.query(
-      `INSERT INTO rate_limits (bucket, window_start, count) VALUES ($1::text, now(), 1) ${countHit}`,
-      [bucket, String(windowMs)],
-    )
-    return wait(row, max, windowMs)
-  }
+  const limited = signInLimiter(db)
 
-  // ── the gateway ───────────────────────────────────────────────────────────────────────────────────────────────
-  /**
-   * Joined into the per-request statement (key check + rate-limit hit): its transaction commits without waiting for
-   * the WAL flush (`synchronous_commit = off` for it alone). A crash of the database server may lose the last fraction
-   * of a second of rate-limit hits and `last_used_at`, never consistency; everything else commits as usual. Measured
-   * in bench/run.mjs: about 1.5–2× the requests per second of the gateway on PostgreSQL with fsync on.
-   */
-  const asyncCommit = `(SELECT set_config('synchronous_commit', 'off', true)) AS async_commit`
-
-  /**
-   * Usage is counted in memory per (account, key, model, UTC day) and written in one multi-row upsert every
-   * `usageFlushMs` (default 1 s), before this instance renders a usage page, and at `close()`. A failed write keeps
-   * its counts for the next flush (added to what came in meanwhile) and is logged without them; a row the database
-   * refuses for good (an integrity error, e.g. its key row gone) is dropped and logged (model, day, requests). Other
-   * instances' usage shows up to `usageFlushMs` late; a process killed without `close()` loses at most that much.
-   */
-  const usageFlushMs = config.usageFlushMs ?? 1000
-  let pending = new Map()
-  /** One request's usage, added to its key's pending counts for the day (errors counted, tokens summed). */
-  function record(caller, event) {
-    const usage = event.usage ?? {}
-    const day = new Date().toISOString().slice(0, 10)
-    const model = event.model ?? 'unknown'
-    const id = `${caller.id}\n${model}\n${day}`
-    let row = pending.get(id)
-    if (!row) {
-      row = {
-        accountId: caller.accountId,
-        keyId: caller.id,
-        model,
-        day,
-        requests: 0,
-        errors: 0,
-        input: 0,
-        output: 0,
-        cached: 0,
-        reasoning: 0,
-      }
-      pending.set(id, row)
-    }
-    row.requests += 1
-    row.errors += event.status >= 400 || event.error ? 1 : 0
-    row.input += usage.inputTokens ?? 0
-    row.output += usage.outputTokens ?? 0
-    row.cached += usage.cachedInputTokens ?? 0
-    row.reasoning += usage.reasoningTokens ?? 0
-  }
-  const upsertUsage = (rows) =>
-    db.query(
-      `INSERT INTO usage_daily (account_id, key_id, model, day, requests, errors, input_tokens, output_tokens, cached_tokens, reasoning_tokens)
-       SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::date[], $5::bigint[], $6::bigint[], $7::bigint[], $8::bigint[], $9::bigint[], $10::bigint[])
-       ON CONFLICT (key_id, model, day) DO UPDATE SET requests = usage_daily.requests + excluded.requests, errors = usage_daily.errors + excluded.errors,
-         input_tokens = usage_daily.input_tokens + excluded.input_tokens, output_tokens = usage_daily.output_tokens + excluded.output_tokens,
-         cached_tokens = usage_daily.cached_tokens + excluded.cached_tokens, reasoning_tokens = usage_daily.reasoning_tokens + excluded.reasoning_tokens`,
-      ['accountId', 'keyId', 'model', 'day', 'requests', 'errors', 'input', 'output', 'cached', 'reasoning'].map(
-        (field) => rows.map((row) => (typeof row[field] === 'number' ? String(row[field]) : row[field])),
-      ),
-    )
-  /** Puts counts that could not be written back into `pending`, added to any that came in meanwhile. */
-  function keep(rows) {
-    for (const row of rows) {
-      const id = `${row.keyId}\n${row.model}\n${row.day}`
-      const now = pending.get(id)
-      if (!now) pending.set(id, row)
-      else
-        for (const field of ['requests', 'errors', 'input', 'output', 'cached', 'reasoning']) now[field] += row[field]
-    }
-  }
-  const integrity = (error) => typeof error?.code === 'string' && error.code.startsWith('23')
-  async function writeUsage() {
-    if (pending.size === 0) return
-    const rows = [...pending.values()]
-    pending = new Map()
-    try {
-      await upsertUsage(rows)
-    } catch (error) {
-      if (!integrity(error)) {
-        keep(rows)
-        console.error(`[service] usage not written yet (${rows.length} row(s) kept for the next flush):`, error.message)
-        return
-      }
-      // One row the database refuses for good must not hold back the others: write them one by one.
-      for (const row of rows)
-        await upsertUsage([row]).catch((rowError) => {
-          if (!integrity(rowError)) return keep([row])
-          console.error(
-            `[service] usage dropped for model ${JSON.stringify(row.model)} on ${row.day} (${row.requests} request(s) of one key):`,
-            rowError.message,
-          )
-        })
-    }
-  }
-  let flushing = Promise.resolve()
-  /** Writes every pending count (after any write under way); resolves when done, never rejects. */
-  const flushUsage = () => {
-    flushing = flushing.then(writeUsage).catch((error) => console.error('[service] usage flush failed:', error.message))
-    return flushing
-  }
-  const timer = setInterval(flushUsage, usageFlushMs)
-  timer.unref()
-
-  const gateway = createGateway({
-    ...config.gatewayOptions,
-    /**
-     * The key (from Bearer, x-api-key, x-goog-api-key or ?key=) → its caller: the key's row id, its account and its
-     * model allow-list, which the gateway enforces (403) and applies to model listings. Unknown, revoked or expired
-     * keys are 401; a key over its rate limit is a 429 with retry-after — each in the client's format.
-     */
-    async authenticate(presented) {
-      if (!presented.startsWith('il-')) return false
-      // One round trip, no cache: a revoked key is refused on its next request on every instance. The key's row
-      // (valid only), its hit counted in its rate-limit window, `last_used_at` written at most once a minute.
-      const [key] = await db.query(
-        `WITH k AS (SELECT id, account_id, models, last_used_at FROM api_keys
-           WHERE key_hash = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())),
-         used AS (UPDATE api_keys SET last_used_at = now() FROM k
-           WHERE api_keys.id = k.id AND (k.last_used_at IS NULL OR k.last_used_at < now() - interval '1 minute')),
-         hit AS (INSERT INTO rate_limits (bucket, window_start, count) SELECT 'key:' || k.id, now(), 1 FROM k ${countHit})
-         SELECT k.id, k.account_id, k.models, hit.count, hit.window_start FROM k, hit, ${asyncCommit}`,
-        [sha256(presented), '60000'],
-      )
-      if (!key) return false
-      const retryAfter = wait(key, keyLimit, 60_000)
-      if (retryAfter) return refuse('rate-limit', { retryAfter, message: 'This key is over its rate limit' })
-      return { id: key.id, accountId: key.account_id, ...(key.models?.length ? { models: key.models } : {}) }
-    },
-    // Once per request, when its answer (a stream included) has ended, with the caller and the usage.
-    onResponse(event) {
-      if (event.caller) record(event.caller, event)
-    },
+  // ── the gateway: keys cached in memory, limits in leased blocks, usage in batches, state in the database ──────────
+  const keys = createKeyCache(db, config.keyCache)
+  const limiter = createLimiter(db, { defaultRpm: config.keyRateLimit ?? 600, defaultTpm: config.keyTokenLimit })
+  const usage = createUsage(db, { usageFlushMs: config.usageFlushMs })
+  const cleanup = startCleanup(db)
+  const ops = createOps({
+    db,
+    keys,
+    limiter,
+    metricsToken: config.metricsToken,
+    logLevel: config.logLevel,
+    write: config.logWrite,
   })
+  const gateway = createServiceGateway({
+    gatewayOptions: config.gatewayOptions,
+    keys,
+    limiter,
+    usage,
+    responseStore: createResponseStore(db),
+    reasoningStore: { shared: createReasoningEntries(db) },
+    observe: ops.observe,
+  })
+  const flushUsage = usage.flush
 
   // ── the console ───────────────────────────────────────────────────────────────────────────────────────────────
   const app = new Hono()
@@ -349,6 +230,7 @@ export async function createService(config) {
   })
 
   const modelIds = config.models.map((m) => m.id)
+  const defaults = { rpm: config.keyRateLimit ?? 600, tpm: config.keyTokenLimit }
   async function signedIn(c, next) {
     const account = await session(c)
     if (!account) return c.redirect('/signup')
@@ -362,12 +244,14 @@ export async function createService(config) {
 
   const listKeys = (accountId) =>
     db.query(
-      'SELECT id, name, prefix, models, expires_at, revoked_at, last_used_at, created_at FROM api_keys WHERE account_id = $1 ORDER BY created_at DESC',
+      'SELECT id, name, prefix, models, expires_at, revoked_at, last_used_at, created_at, rpm_limit, tpm_limit FROM api_keys WHERE account_id = $1 ORDER BY created_at DESC',
       [accountId],
     )
   app.get('/keys', async (c) => {
     const account = c.get('account')
-    return c.html(keysPage({ account, csrf: account.csrf, keys: await listKeys(account.id), models: modelIds }))
+    return c.html(
+      keysPage({ account, csrf: account.csrf, keys: await listKeys(account.id), models: modelIds, defaults }),
+    )
   })
   app.post('/keys', async (c) => {
     const account = c.get('account')
@@ -381,6 +265,8 @@ export async function createService(config) {
       .map((m) => m.trim())
       .filter(Boolean)
     const expires = String(form.expires ?? '').trim()
+    const rpm = parseLimit(form.rpm, 100_000_000)
+    const tpm = parseLimit(form.tpm, 2_000_000_000)
     const flash = async (text) =>
       c.html(
         keysPage({
@@ -389,16 +275,18 @@ export async function createService(config) {
           keys: await listKeys(account.id),
           models: modelIds,
           flash: { kind: 'error', text },
-          values: { name, expires, models: models.join(', ') },
+          values: { name, expires, models: models.join(', '), rpm: form.rpm ?? '', tpm: form.tpm ?? '' },
+          defaults,
         }),
         400,
       )
     if (!name) return flash('A key needs a name.')
     if (expires && (!/^\d{4}-\d{2}-\d{2}$/.test(expires) || new Date(`${expires}T23:59:59Z`) < new Date()))
       return flash('The expiry must be a future date.')
+    if (rpm === false || tpm === false) return flash('A limit must be a whole number above zero (or empty).')
     const key = newApiKey()
     await db.query(
-      'INSERT INTO api_keys (account_id, name, prefix, key_hash, models, expires_at) VALUES ($1, $2, $3, $4, $5, $6)',
+      'INSERT INTO api_keys (account_id, name, prefix, key_hash, models, expires_at, rpm_limit, tpm_limit) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)',
       [
         account.id,
         name,
@@ -406,6 +294,8 @@ export async function createService(config) {
         sha256(key),
         models.length ? models : null,
         expires ? `${expires}T23:59:59Z` : null,
+        rpm,
+        tpm,
       ],
     )
     c.header('cache-control', 'no-store')
@@ -416,11 +306,41 @@ export async function createService(config) {
     const form = await c.req.parseBody()
     if (forged(c, form, account.csrf)) return refused(c)
     const id = c.req.param('id')
-    if (/^[0-9a-f-]{36}$/.test(id))
+    if (/^[0-9a-f-]{36}$/.test(id)) {
       await db.query(
         'UPDATE api_keys SET revoked_at = now() WHERE id = $1 AND account_id = $2 AND revoked_at IS NULL',
         [id, account.id],
       )
+      keys.forgetKey(id) // here at once; the other instances when the database's notification reaches them
+    }
+    return c.redirect('/keys')
+  })
+  app.post('/keys/:id/limits', async (c) => {
+    const account = c.get('account')
+    const form = await c.req.parseBody()
+    if (forged(c, form, account.csrf)) return refused(c)
+    const id = c.req.param('id')
+    const rpm = parseLimit(form.rpm, 100_000_000)
+    const tpm = parseLimit(form.tpm, 2_000_000_000)
+    if (rpm === false || tpm === false)
+      return c.html(
+        keysPage({
+          account,
+          csrf: account.csrf,
+          keys: await listKeys(account.id),
+          models: modelIds,
+          defaults,
+          flash: { kind: 'error', text: 'A limit must be a whole number above zero (or empty).' },
+        }),
+        400,
+      )
+    if (/^[0-9a-f-]{36}$/.test(id)) {
+      await db.query(
+        'UPDATE api_keys SET rpm_limit = $3, tpm_limit = $4 WHERE id = $1 AND account_id = $2 AND revoked_at IS NULL',
+        [id, account.id, rpm, tpm],
+      )
+      keys.forgetKey(id)
+    }
     return c.redirect('/keys')
   })
   app.get('/models', (c) => {
@@ -443,18 +363,26 @@ export async function createService(config) {
     return c.html(usagePage({ account, csrf: account.csrf, rows, totals }))
   })
 
-  // Everything the gateway serves (all four wire formats), on the same origin.
+  // Everything the gateway serves (all four wire formats), on the same origin — for `fetch` callers; the Node
+  // listener sends these paths to the gateway's fast path without going through Hono.
   for (const prefix of ['/v1/*', '/v1beta/*', '/v1alpha/*']) app.all(prefix, (c) => gateway.fetch(c.req.raw))
 
   return {
     fetch: app.fetch,
+    /** The `node:http` listener: the API on the library's Node fast path, the console on Hono. */
+    listener: createListener({ gateway, console: app, ops }),
     codeTtlMs,
+    keys,
+    limiter,
     /** Writes the pending usage counts now. */
     flushUsage,
-    /** Stops the usage timer and writes what is pending: call it after the server closed, before the database. */
+    /** Stops the timers, gives unused rate-limit allowances back, writes the pending usage, stops listening. */
     async close() {
-      clearInterval(timer)
-      await flushUsage()
+      cleanup.stop()
+      await limiter.close()
+      await usage.close()
+      await keys.close()
+      ops.close()
     },
   }
 }

@@ -36,11 +36,22 @@ export function loadConfig(argv = process.argv.slice(2), env = process.env) {
     smtpUrl: env.SMTP_URL,
     mailFrom: env.MAIL_FROM ?? 'interlingua <no-reply@localhost>',
     keyRateLimit: positiveInteger(env.KEY_RATE_LIMIT, 'KEY_RATE_LIMIT') ?? 600,
+    keyTokenLimit: positiveInteger(env.KEY_TOKEN_LIMIT, 'KEY_TOKEN_LIMIT'),
     usageFlushMs: positiveInteger(env.USAGE_FLUSH_MS, 'USAGE_FLUSH_MS') ?? 1000,
+    metricsToken: env.METRICS_TOKEN || undefined,
+    logLevel: logLevelOf(env.LOG_LEVEL),
     gatewayOptions,
     models,
     summary: cli.summary,
   }
+}
+
+function logLevelOf(value) {
+  if (value === undefined || value === '') return 'info'
+  const level = value.toLowerCase()
+  if (!['debug', 'info', 'warn', 'error', 'silent'].includes(level))
+    throw new Error(`LOG_LEVEL must be debug, info, warn, error or silent, not "${value}"`)
+  return level
 }
 
 function positiveInteger(value, name) {

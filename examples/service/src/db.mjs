@@ -10,7 +10,14 @@ import { fileURLToPath } from 'node:url'
 const migrationsFolder = fileURLToPath(new URL('../migrations/', import.meta.url))
 const migrationLock = 7261 // pg_advisory_lock key, shared by every instance of the service
 
-/** @returns {Promise<{ query: (sql: string, params?: unknown[]) => Promise<any[]>, close: () => Promise<void>, kind: string }>} */
+/**
+ * `listen(channel, { onNotify, onSubscribed, onLost })` subscribes to PostgreSQL notifications: on a server, on a
+ * connection of its own (application_name `interlingua-listen`) that is re-opened after it is lost (`onLost`, then
+ * `onSubscribed` once listening again; 100 ms doubling to 5 s between attempts); on PGlite, through PGlite's own
+ * listen (in process). Returns `stop()`.
+ * @returns {Promise<{ query: (sql: string, params?: unknown[]) => Promise<any[]>, close: () => Promise<void>, kind: string,
+ *   listen: (channel: string, handlers: { onNotify: (payload: string) => void, onSubscribed?: () => void, onLost?: () => void }) => () => Promise<void> }>}
+ */
 export async function openDatabase({ databaseUrl, dataDir }) {
   if (databaseUrl) {
     const [{ default: pg }, { drizzle }, { migrate }] = await Promise.all([
@@ -19,6 +26,8 @@ export async function openDatabase({ databaseUrl, dataDir }) {
       import('drizzle-orm/node-postgres/migrator'),
     ])
     const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 })
+    // An idle connection the server closed (a restart, pg_terminate_backend) is dropped from the pool, not a crash.
+    pool.on('error', (error) => console.error('[service] database connection lost:', error.message))
     const client = await pool.connect()
     try {
       await client.query('SELECT pg_advisory_lock($1)', [migrationLock])
@@ -38,6 +47,7 @@ export async function openDatabase({ databaseUrl, dataDir }) {
       kind: 'postgresql',
       query: async (sql, params = []) => (await pool.query(sql, params)).rows,
       close: () => pool.end(),
+      listen: (channel, handlers) => listenOnServer(pg, databaseUrl, channel, handlers),
     }
   }
   const [{ PGlite }, { drizzle }, { migrate }] = await Promise.all([
@@ -57,6 +67,59 @@ export async function openDatabase({ databaseUrl, dataDir }) {
     kind: 'pglite',
     query: async (sql, params = []) => (await client.query(sql, params)).rows,
     close: () => client.close(),
+    listen(channel, { onNotify, onSubscribed }) {
+      const subscribed = client.listen(channel, onNotify)
+      subscribed.then(() => onSubscribed?.())
+      return async () => (await subscribed)()
+    },
+  }
+}
+
+/** LISTEN on a connection of its own, re-opened whenever it is lost (see `openDatabase`). */
+function listenOnServer(pg, databaseUrl, channel, { onNotify, onSubscribed, onLost }) {
+  let current
+  let stopped = false
+  let retry
+  let delay = 100
+  const again = () => {
+    if (stopped) return
+    retry = setTimeout(connect, delay)
+    delay = Math.min(delay * 2, 5_000)
+  }
+  async function connect() {
+    const client = new pg.Client({ connectionString: databaseUrl, application_name: 'interlingua-listen' })
+    const lost = () => {
+      if (current !== client) return
+      current = undefined
+      client.end().catch(() => {})
+      onLost?.()
+      again()
+    }
+    client.on('error', lost)
+    client.on('end', lost)
+    client.on('notification', (message) => {
+      if (current === client && message.channel === channel) onNotify(message.payload ?? '')
+    })
+    try {
+      await client.connect()
+      await client.query(`LISTEN ${channel}`)
+    } catch (error) {
+      client.end().catch(() => {})
+      console.error(`[service] could not listen on ${channel}, retrying:`, error.message)
+      return again()
+    }
+    if (stopped) return client.end().catch(() => {})
+    current = client
+    delay = 100
+    onSubscribed?.()
+  }
+  connect()
+  return async () => {
+    stopped = true
+    clearTimeout(retry)
+    const client = current
+    current = undefined
+    await client?.end().catch(() => {})
   }
 }
 

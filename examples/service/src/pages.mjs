@@ -94,6 +94,11 @@ input.code{font-family:var(--mono);font-size:26px;letter-spacing:.45em;text-alig
 .table td.num,.table th.num{text-align:right;font-variant-numeric:tabular-nums}
 .table td.end{text-align:right}
 .table td form{margin:0}
+.row-actions{display:flex;gap:8px;justify-content:flex-end;align-items:flex-start;flex-wrap:wrap}
+details.limits summary{cursor:pointer;color:var(--accent);font-size:14px;padding:6px 4px;list-style:none}
+details.limits[open]{flex-basis:100%}
+details.limits form{display:grid;gap:6px;text-align:left;margin:6px 0 4px;min-width:200px}
+details.limits input{padding:6px 8px}
 .table code{white-space:nowrap;background:var(--soft);padding:2px 6px;border-radius:6px}
 .table .dim{color:var(--faint)}
 .name{font-weight:600}
@@ -210,16 +215,31 @@ const status = (key) =>
 const date = (value) => (value ? new Date(value).toISOString().slice(0, 16).replace('T', ' ') : undefined)
 const when = (value, none = 'never') => date(value) ?? html`<span class="dim">${none}</span>`
 
-function keyRow(key, csrf) {
+/** A key's limits as shown: its own, or the instance default (dim). */
+function limitText(own, fallback, unit, none) {
+  if (own) return html`${own.toLocaleString('en')} ${unit}`
+  return html`<span class="dim">${fallback ? `${fallback.toLocaleString('en')} ${unit}` : none}</span>`
+}
+
+function keyRow(key, csrf, defaults) {
   const state = status(key)
   return html`<tr><td class="first" data-label="Name"><span class="name">${key.name}</span></td><td data-label="Key"><code>${key.prefix}…</code></td>
 <td data-label="Status"><span class="badge ${state}">${state}</span></td><td data-label="Created">${when(key.created_at)}</td>
 <td data-label="Last used">${when(key.last_used_at)}</td><td data-label="Expires">${when(key.expires_at)}</td>
 <td data-label="Models">${key.models?.length ? key.models.join(', ') : html`<span class="dim">all</span>`}</td>
-<td class="end">${state === 'active' ? html`<form method="post" action="/keys/${key.id}/revoke"><input type="hidden" name="csrf" value="${csrf}"><button class="danger" type="submit">Revoke</button></form>` : ''}</td></tr>`
+<td data-label="Limits">${limitText(key.rpm_limit, defaults.rpm, 'req/min', 'no request limit')}<br>${limitText(key.tpm_limit, defaults.tpm, 'tokens/min', 'no token limit')}</td>
+<td class="end">${
+    state === 'active'
+      ? html`<div class="row-actions"><details class="limits"><summary>Limits</summary><form method="post" action="/keys/${key.id}/limits"><input type="hidden" name="csrf" value="${csrf}">
+<label for="rpm-${key.id}">Requests a minute</label><input id="rpm-${key.id}" name="rpm" type="number" min="1" max="100000000" placeholder="${defaults.rpm ?? ''}" value="${key.rpm_limit ?? ''}">
+<label for="tpm-${key.id}">Tokens a minute</label><input id="tpm-${key.id}" name="tpm" type="number" min="1" max="2000000000" placeholder="${defaults.tpm ?? 'none'}" value="${key.tpm_limit ?? ''}">
+<button type="submit">Save limits</button></form></details>
+<form method="post" action="/keys/${key.id}/revoke"><input type="hidden" name="csrf" value="${csrf}"><button class="danger" type="submit">Revoke</button></form></div>`
+      : ''
+  }</td></tr>`
 }
 
-export function keysPage({ account, csrf, keys, models, flash, values = {} }) {
+export function keysPage({ account, csrf, keys, models, flash, values = {}, defaults = {} }) {
   const active = keys.filter((key) => status(key) === 'active').length
   return layout(
     { title: 'API keys', account, active: '/keys', csrf, flash },
@@ -228,13 +248,15 @@ export function keysPage({ account, csrf, keys, models, flash, values = {} }) {
 <form method="post" action="/keys"><input type="hidden" name="csrf" value="${csrf}">
 <div class="fields"><div class="field"><label for="name">Name</label><input id="name" name="name" maxlength="80" required placeholder="e.g. staging server" value="${values.name ?? ''}"></div>
 <div class="field"><label for="expires">Expires <span class="dim">(optional)</span></label><input id="expires" type="date" name="expires" value="${values.expires ?? ''}"></div>
-<div class="field"><label for="models">Allowed models <span class="dim">(optional)</span></label><input id="models" name="models" placeholder="${models.slice(0, 2).join(', ')}" value="${values.models ?? ''}"><span class="hint">Comma-separated; empty allows every model.</span></div></div>
+<div class="field"><label for="models">Allowed models <span class="dim">(optional)</span></label><input id="models" name="models" placeholder="${models.slice(0, 2).join(', ')}" value="${values.models ?? ''}"><span class="hint">Comma-separated; empty allows every model.</span></div>
+<div class="field"><label for="rpm">Requests a minute <span class="dim">(optional)</span></label><input id="rpm" name="rpm" type="number" min="1" max="100000000" placeholder="${defaults.rpm ?? ''}" value="${values.rpm ?? ''}"></div>
+<div class="field"><label for="tpm">Tokens a minute <span class="dim">(optional)</span></label><input id="tpm" name="tpm" type="number" min="1" max="2000000000" placeholder="${defaults.tpm ?? 'no limit'}" value="${values.tpm ?? ''}"><span class="hint">Input and output tokens; empty: the service default.</span></div></div>
 <div class="actions"><button type="submit">Create key</button></div></form></section>
 <section class="card" aria-labelledby="yours"><div class="card-head"><h2 id="yours">Your keys</h2><span class="count">${keys.length ? `${active} active of ${keys.length}` : ''}</span></div>${
       keys.length === 0
         ? html`<div class="empty"><b>No keys yet</b><p>Create your first key above, then point an SDK at this service.</p></div>`
-        : html`<table class="table"><thead><tr><th>Name</th><th>Key</th><th>Status</th><th>Created</th><th>Last used</th><th>Expires</th><th>Models</th><th><span class="dim">Action</span></th></tr></thead><tbody>
-${keys.map((key) => keyRow(key, csrf))}</tbody></table>`
+        : html`<table class="table"><thead><tr><th>Name</th><th>Key</th><th>Status</th><th>Created</th><th>Last used</th><th>Expires</th><th>Models</th><th>Limits</th><th><span class="dim">Action</span></th></tr></thead><tbody>
+${keys.map((key) => keyRow(key, csrf, defaults))}</tbody></table>`
     }</section>`,
   )
 }

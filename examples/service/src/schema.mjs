@@ -11,6 +11,7 @@ import {
   foreignKey,
   index,
   integer,
+  jsonb,
   pgTable,
   primaryKey,
   text,
@@ -25,6 +26,8 @@ export const accounts = pgTable('accounts', {
   email: text('email').notNull(),
   emailKey: text('email_key').notNull().unique('accounts_email_key_key'),
   createdAt: timestamptz('created_at').notNull().defaultNow(),
+  /** Set by an operator (`UPDATE accounts SET suspended_at = now() …`): its keys are refused on every instance. */
+  suspendedAt: timestamptz('suspended_at'),
 })
 
 /** One pending sign-in code per normalised address: a new code replaces the old one. */
@@ -65,6 +68,10 @@ export const apiKeys = pgTable(
     revokedAt: timestamptz('revoked_at'),
     lastUsedAt: timestamptz('last_used_at'),
     createdAt: timestamptz('created_at').notNull().defaultNow(),
+    /** Requests a minute; null: the instance default (KEY_RATE_LIMIT). */
+    rpmLimit: integer('rpm_limit'),
+    /** Tokens (input + output) a minute; null: the instance default (KEY_TOKEN_LIMIT, none unless set). */
+    tpmLimit: integer('tpm_limit'),
   },
   (t) => [
     foreignKey({ name: 'api_keys_account_id_fkey', columns: [t.accountId], foreignColumns: [accounts.id] }).onDelete(
@@ -113,3 +120,51 @@ export const settings = pgTable('settings', {
   name: text('name').primaryKey(),
   value: text('value').notNull(),
 })
+
+/**
+ * Per-key rate-limit windows (one row per key and UTC minute), touched only when an instance leases a block of
+ * allowances or returns the unused part of one (src/limits.mjs) — not per request. Old windows are deleted by the
+ * periodic clean-up.
+ */
+export const keyWindows = pgTable(
+  'key_windows',
+  {
+    keyId: uuid('key_id').notNull(),
+    windowStart: timestamptz('window_start').notNull(),
+    requests: integer('requests').notNull().default(0),
+    tokens: bigint('tokens', { mode: 'number' }).notNull().default(0),
+    /** The requests and tokens the last lease of this row granted (read back by that lease's RETURNING). */
+    grantedRequests: integer('granted_requests').notNull().default(0),
+    grantedTokens: bigint('granted_tokens', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ name: 'key_windows_pkey', columns: [t.keyId, t.windowStart] }),
+    foreignKey({ name: 'key_windows_key_id_fkey', columns: [t.keyId], foreignColumns: [apiKeys.id] }).onDelete(
+      'cascade',
+    ),
+    index('key_windows_window_start').on(t.windowStart),
+  ],
+)
+
+/** A table of the gateway's conversation state (src/stores.mjs): by scope and id, JSON, read only before its expiry. */
+const stateTable = (name, value) =>
+  pgTable(
+    name,
+    {
+      scope: text('scope').notNull(),
+      id: text('id').notNull(),
+      [value]: jsonb(value).notNull(),
+      expiresAt: timestamptz('expires_at').notNull(),
+    },
+    (t) => [
+      primaryKey({ name: `${name}_pkey`, columns: [t.scope, t.id] }),
+      index(`${name}_expires_at`).on(t.expiresAt),
+    ],
+  )
+
+/** The gateway's Responses store, shared by every instance: one row per stored response. */
+export const storedResponses = stateTable('stored_responses', 'body')
+/** The input and output items of stored responses, by item id (`item_reference`). */
+export const storedItems = stateTable('stored_items', 'item')
+/** The gateway's reasoning entries (chat clients that drop `reasoning_details`): by scope and first tool-call id. */
+export const storedReasoning = stateTable('stored_reasoning', 'details')

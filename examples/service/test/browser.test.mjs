@@ -185,9 +185,21 @@ describe.each(databases)('the console in Chromium, on %s', (databaseKind) => {
     const row = alice.getByRole('row', { name: new RegExp(keyName) })
     expect(await row.innerText()).toContain(key.slice(0, 10))
     expect(await row.innerText()).toMatch(/active/)
-    keyAction = await row.locator('form').getAttribute('action')
+    keyAction = await row.locator('form[action$="/revoke"]').getAttribute('action')
     expect(keyAction).toMatch(/^\/keys\/[0-9a-f-]{36}\/revoke$/)
+    expect(await row.innerText()).toMatch(/1,000 req\/min/) // the service default, until the key has its own
     await shot(alice, 'keys-list')
+
+    // Its own limits, set on the page ("Limits" opens a small form in the row; no script).
+    await row.getByText('Limits', { exact: true }).click()
+    await row.getByLabel('Requests a minute').fill('120')
+    await row.getByLabel('Tokens a minute').fill('50000')
+    await shot(alice, 'keys-limits-form')
+    await row.getByRole('button', { name: 'Save limits' }).click()
+    await alice.waitForURL(`${base}/keys`)
+    const saved = alice.getByRole('row', { name: new RegExp(keyName) })
+    expect(await saved.innerText()).toMatch(/120 req\/min/)
+    expect(await saved.innerText()).toMatch(/50,000 tokens\/min/)
   })
 
   it('the key read from the page works from the three official SDKs, JSON and streamed', async () => {

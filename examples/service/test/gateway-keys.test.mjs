@@ -14,6 +14,7 @@ import { createService } from '../src/app.mjs'
 import { openDatabase } from '../src/db.mjs'
 import { newApiKey, sha256 } from '../src/security.mjs'
 import { testDatabase, testDatabases } from './support/databases.mjs'
+import { listenService } from './support/processes.mjs'
 
 describe.each(testDatabases())('on %s', (kind) => {
   let server, upstream, db, base, database, accountId, service
@@ -50,9 +51,7 @@ describe.each(testDatabases())('on %s', (kind) => {
     ;[{ id: accountId }] = await db.query(
       `INSERT INTO accounts (email, email_key) VALUES ('keys@example.com', 'keys@example.com') RETURNING id`,
     )
-    const app = await listen((request) => service.fetch(request))
-    server = app.running
-    base = app.url
+    ;({ server, base } = await listenService(() => service))
     service = await createService({
       // The usage upsert fails while `usageFails` is set (the database unreachable, say); everything else goes through.
       db: {
@@ -76,11 +75,16 @@ describe.each(testDatabases())('on %s', (kind) => {
         { id: 'claude-x', format: 'messages', supports: 'all' },
       ],
       publicUrl: base,
+      logLevel: 'warn', // the request log has its own test (ops.test.mjs)
       keyRateLimit: 5,
     })
   })
   afterAll(async () => {
-    await new Promise((resolve) => (server ? server.close(resolve) : resolve()))
+    await new Promise((resolve) => {
+      if (!server) return resolve()
+      server.close(resolve)
+      server.closeAllConnections()
+    })
     await new Promise((resolve) => (upstream ? upstream.close(resolve) : resolve()))
     await service?.close()
     await db?.close()

@@ -5,7 +5,6 @@
  */
 import Anthropic from '@anthropic-ai/sdk'
 import { GoogleGenAI } from '@google/genai'
-import { serve } from '@hono/node-server'
 import OpenAI from 'openai'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createService } from '../src/app.mjs'
@@ -13,6 +12,7 @@ import { openDatabase } from '../src/db.mjs'
 import { createMailer } from '../src/mail.mjs'
 import { browser, createKey, signUp as signUpWith, startMailCatcher } from './support/client.mjs'
 import { testDatabase, testDatabases } from './support/databases.mjs'
+import { listenService } from './support/processes.mjs'
 
 describe.each(testDatabases())('on %s', (kind) => {
   let mail, server, db, base, database, service
@@ -22,23 +22,23 @@ describe.each(testDatabases())('on %s', (kind) => {
     database = await testDatabase(kind)
     db = await openDatabase(database.config)
     const mailer = await createMailer({ smtpUrl: mail.url, from: 'test@127.0.0.1' })
-    await new Promise((resolve) => {
-      server = serve({ fetch: (request) => service.fetch(request), hostname: '127.0.0.1', port: 0 }, (info) => {
-        base = `http://127.0.0.1:${info.port}`
-        resolve()
-      })
-    })
+    ;({ server, base } = await listenService(() => service))
     service = await createService({
       db,
       mailer,
       gatewayOptions: {},
       models: [{ id: 'interlingua-mock', format: 'mock', supports: 'all' }],
       publicUrl: base,
+      logLevel: 'warn', // the request log has its own test (ops.test.mjs)
       keyRateLimit: 1000,
     })
   })
   afterAll(async () => {
-    await new Promise((resolve) => (server ? server.close(resolve) : resolve()))
+    await new Promise((resolve) => {
+      if (!server) return resolve()
+      server.close(resolve)
+      server.closeAllConnections()
+    })
     await service?.close()
     await mail?.close()
     await db?.close()

@@ -68,3 +68,15 @@ export async function startService(env, { timeoutMs = 60_000, script = 'server.m
     stop,
   }
 }
+
+/**
+ * An in-process service (`createService(…)`) on a `node:http` server on 127.0.0.1, a random port — through its
+ * `listener` as `server.mjs` serves it. `service()` is read per request, so the server can start before the service
+ * exists (its public URL needs the port). Resolves `{ server, base }`.
+ */
+export async function listenService(service) {
+  const { createServer } = await import('node:http')
+  const server = createServer((req, res) => service().listener(req, res))
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return { server, base: `http://127.0.0.1:${server.address().port}` }
+}

@@ -1,0 +1,190 @@
+/**
+ * Operations, over real HTTP on 127.0.0.1 on both databases: `/healthz` and `/readyz` (200, and 503 when the database
+ * stops answering), `/metrics` behind METRICS_TOKEN, scraped after real SDK traffic and parsed with a Prometheus text
+ * parser (requests by format, model and status; tokens by kind; latency and first-byte histograms; upstream errors; open
+ * streams; the key cache at work), and the structured request log (one JSON line per request, never the key or the
+ * prompt; LOG_LEVEL=warn keeps only errors).
+ */
+import { createServer } from 'node:http'
+import OpenAI from 'openai'
+import parsePrometheusTextFormat from 'parse-prometheus-text-format'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createService } from '../src/app.mjs'
+import { openDatabase } from '../src/db.mjs'
+import { createOps } from '../src/ops.mjs'
+import { newApiKey, sha256 } from '../src/security.mjs'
+import { testDatabase, testDatabases } from './support/databases.mjs'
+import { listenService } from './support/processes.mjs'
+
+const token = 'metrics-token-0123456789'
+
+describe.each(testDatabases())('on %s', (kind) => {
+  let database, db, service, server, base, key, keyId, broken
+  let logs = ''
+  let brokenPort
+
+  beforeAll(async () => {
+    // An upstream that accepts the connection and closes it without an answer.
+    broken = createServer((req) => req.socket.destroy())
+    await new Promise((resolve) => broken.listen(0, '127.0.0.1', resolve))
+    brokenPort = broken.address().port
+    database = await testDatabase(kind)
+    db = await openDatabase(database.config)
+    const [{ id: accountId }] = await db.query(
+      `INSERT INTO accounts (email, email_key) VALUES ('ops@example.com', 'ops@example.com') RETURNING id`,
+    )
+    key = newApiKey()
+    ;[{ id: keyId }] = await db.query(
+      'INSERT INTO api_keys (account_id, name, prefix, key_hash) VALUES ($1, $2, $3, $4) RETURNING id',
+      [accountId, 'ops', key.slice(0, 10), sha256(key)],
+    )
+    ;({ server, base } = await listenService(() => service))
+    service = await createService({
+      db: { ...db, query: (sql, params) => (db.down ? Promise.reject(new Error('down')) : db.query(sql, params)) },
+      mailer: { send: async () => {}, logged: true },
+      gatewayOptions: {
+        upstreams: {
+          mock: { format: 'mock' },
+          broken: { format: 'chat-completions', baseURL: `http://127.0.0.1:${brokenPort}/v1`, apiKey: 'x' },
+        },
+        models: { 'interlingua-mock': { upstream: 'mock' }, 'broken-model': { upstream: 'broken' } },
+      },
+      models: [{ id: 'interlingua-mock', format: 'mock', supports: 'all' }],
+      publicUrl: base,
+      metricsToken: token,
+      logWrite: (text) => {
+        logs += text
+      },
+    })
+  })
+  afterAll(async () => {
+    await new Promise((resolve) => {
+      if (!server) return resolve()
+      server.close(resolve)
+      server.closeAllConnections()
+    })
+    await new Promise((resolve) => broken?.close(resolve))
+    await service?.close()
+    await db?.close()
+    await database?.cleanup()
+  })
+
+  const scrape = async () => {
+    const response = await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${token}` } })
+    expect(response.status).toBe(200)
+    expect(response.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/)
+    return Object.fromEntries(parsePrometheusTextFormat(await response.text()).map((family) => [family.name, family]))
+  }
+  const value = (family, labels = {}) =>
+    Number(
+      family?.metrics.find((m) => Object.entries(labels).every(([k, v]) => m.labels?.[k] === v))?.value ?? Number.NaN,
+    )
+
+  it('/healthz and /readyz answer without a session or key; /readyz is 503 while the database does not answer', async () => {
+    expect(await (await fetch(`${base}/healthz`)).json()).toEqual({ status: 'ok' })
+    const ready = await fetch(`${base}/readyz`)
+    expect(ready.status).toBe(200)
+    expect(await ready.json()).toEqual({ status: 'ready' })
+    db.down = true
+    try {
+      const down = await fetch(`${base}/readyz`)
+      expect(down.status).toBe(503)
+      expect(await down.json()).toEqual({ status: 'unavailable', reason: 'database' })
+      expect((await fetch(`${base}/healthz`)).status).toBe(200)
+    } finally {
+      db.down = false
+    }
+  })
+
+  it('/metrics wants the bearer METRICS_TOKEN', async () => {
+    expect((await fetch(`${base}/metrics`)).status).toBe(401)
+    expect((await fetch(`${base}/metrics`, { headers: { authorization: 'Bearer nope' } })).status).toBe(401)
+  })
+
+  it('scraped after SDK traffic: requests, tokens, histograms, upstream errors, open streams, the key cache', async () => {
+    const openai = new OpenAI({ apiKey: key, baseURL: `${base}/v1`, maxRetries: 0 })
+    const before = await scrape()
+    const ask = { model: 'interlingua-mock', messages: [{ role: 'user', content: 'secret prompt 7f3a' }] }
+    let input = 0
+    let output = 0
+    for (let i = 0; i < 3; i++) {
+      const answer = await openai.chat.completions.create(ask)
+      input += answer.usage.prompt_tokens
+      output += answer.usage.completion_tokens
+    }
+    const stream = await openai.chat.completions.create({
+      ...ask,
+      stream: true,
+      stream_options: { include_usage: true },
+    })
+    for await (const chunk of stream)
+      if (chunk.usage) {
+        input += chunk.usage.prompt_tokens
+        output += chunk.usage.completion_tokens
+      }
+    const failed = await openai.chat.completions.create({ ...ask, model: 'broken-model' }).catch((error) => error)
+    expect(failed.status).toBe(502)
+    const refused = await new OpenAI({ apiKey: 'il-not-a-key', baseURL: `${base}/v1`, maxRetries: 0 }).models
+      .list()
+      .catch((error) => error)
+    expect(refused.status).toBe(401)
+
+    const after = await scrape()
+    const ok = { format: 'chat-completions', model: 'interlingua-mock', status: '200' }
+    const delta = (name, labels) => value(after[name], labels) - (value(before[name], labels) || 0)
+    expect(delta('interlingua_requests_total', ok)).toBe(4)
+    expect(delta('interlingua_requests_total', { model: 'broken-model', status: '502' })).toBe(1)
+    expect(delta('interlingua_requests_total', { model: '(list-models)', status: '401' })).toBe(1)
+    expect(delta('interlingua_tokens_total', { kind: 'input', model: 'interlingua-mock' })).toBe(input)
+    expect(delta('interlingua_tokens_total', { kind: 'output', model: 'interlingua-mock' })).toBe(output)
+    expect(value(after.interlingua_upstream_errors_total, { upstream: 'broken', code: 'upstream' })).toBe(1)
+    expect(value(after.interlingua_open_streams)).toBe(0)
+    const histogram = after.interlingua_request_duration_seconds.metrics[0]
+    expect(Number(histogram.count)).toBeGreaterThanOrEqual(6)
+    expect(Number(histogram.buckets['+Inf'])).toBe(Number(histogram.count))
+    expect(Number(after.interlingua_time_to_first_byte_seconds.metrics[0].count)).toBeGreaterThanOrEqual(6)
+    // The key was read from the database once, then from memory.
+    expect(value(after.interlingua_key_cache_misses_total)).toBeGreaterThanOrEqual(1)
+    expect(delta('interlingua_key_cache_hits_total')).toBeGreaterThanOrEqual(4)
+    expect(value(after.interlingua_key_cache_in_use)).toBe(1)
+    expect(after.process_resident_memory_bytes).toBeDefined()
+  })
+
+  it('logs one JSON line per request — the key id, never the key or the prompt', async () => {
+    await new Promise((resolve) => setTimeout(resolve, 250)) // lines are written every 100 ms
+    const lines = logs
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line))
+    const requests = lines.filter((line) => line.msg === 'request')
+    expect(requests.length).toBeGreaterThanOrEqual(6)
+    const served = requests.filter((line) => line.status === 200 && line.model === 'interlingua-mock')
+    expect(served.length).toBe(4)
+    for (const line of served) {
+      expect(line).toMatchObject({ level: 'info', format: 'chat-completions', keyId, upstream: 'mock' })
+      expect(line.latencyMs).toBeGreaterThanOrEqual(0)
+      expect(line.firstByteMs).toBeGreaterThanOrEqual(0)
+      expect(line.inputTokens).toBeGreaterThan(0)
+      expect(typeof line.requestId).toBe('string')
+    }
+    expect(requests.find((line) => line.status === 502)).toMatchObject({ level: 'error', upstream: 'broken' })
+    expect(logs).not.toContain(key)
+    expect(logs).not.toContain(key.slice(3))
+    expect(logs).not.toContain('secret prompt')
+  })
+})
+
+it('LOG_LEVEL=warn writes only the errors', async () => {
+  let text = ''
+  const ops = createOps({ db: { query: async () => [] }, logLevel: 'warn', write: (t) => (text += t) })
+  const event = { requestId: 'r1', format: 'messages', kind: 'generate', model: 'm', status: 200, latencyMs: 3 }
+  ops.observe.response(event)
+  ops.observe.response({ ...event, requestId: 'r2', status: 503, error: 'upstream', upstream: 'u' })
+  ops.close()
+  const lines = text
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line))
+  expect(lines).toHaveLength(1)
+  expect(lines[0]).toMatchObject({ level: 'error', requestId: 'r2', status: 503 })
+})
