@@ -25,13 +25,15 @@ export async function startService(env, { timeoutMs = 60_000, script = 'server.m
     env: { ...clean, HOST: '127.0.0.1', PORT: String(port), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
+  // What it printed: all of it up to 1 MiB, then the first 256 KiB and the latest (a process under load logs a line per
+  // request).
   let output = ''
-  child.stdout.on('data', (chunk) => {
+  const keep = (chunk) => {
     output += chunk
-  })
-  child.stderr.on('data', (chunk) => {
-    output += chunk
-  })
+    if (output.length > 1 << 20) output = `${output.slice(0, 1 << 18)}\n[…]\n${output.slice(-(1 << 18))}`
+  }
+  child.stdout.on('data', keep)
+  child.stderr.on('data', keep)
   const exited = new Promise((resolve) => child.once('exit', resolve))
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM')
