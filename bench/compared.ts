@@ -22,22 +22,29 @@ export const comparedPairs: Array<[string, FormatId, string, [FormatId, string]]
 
 export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number
 
-/** Starts `bare`, `gateway` (dist/) and `before…` (one per directory of `beforeDirs`, comma-separated). */
+/**
+ * Starts `bare`, `gateway` (dist/), with BENCH_HOOKS=1 `gateway+hooks` (the same with a service's hooks), and
+ * `before…` (one per directory of `beforeDirs`, comma-separated).
+ */
 export async function startCompared(upstream: Child, beforeDirs: string | undefined): Promise<Array<[string, Child]>> {
   const env = { UPSTREAM: String(upstream.port), EXT: '.js' }
   const servers: Array<[string, Child]> = []
-  const start = async (name: string, script: string, libDir?: string) => {
+  // Only `gateway+hooks` gets the hooks, whatever this process's environment says.
+  const start = async (name: string, script: string, libDir?: string, extra = { BENCH_HOOKS: '0' }) => {
     const child = await startNode(name, [join(benchDir, 'servers', script)], {
       port: await freePort(),
       core: 1,
       cwd: rootDir,
-      env: libDir ? { ...env, LIB_DIR: libDir } : env,
+      env: { ...(libDir ? { ...env, LIB_DIR: libDir } : env), ...extra },
     })
     servers.push([name, child])
   }
   try {
     await start('bare', 'bare-proxy.mjs')
     await start('gateway', 'gateway.mjs', join(rootDir, 'dist'))
+    // BENCH_HOOKS=1: the same gateway with a service's hooks (authenticate → caller, onRequest, onResponse with usage).
+    if (process.env.BENCH_HOOKS === '1')
+      await start('gateway+hooks', 'gateway.mjs', join(rootDir, 'dist'), { BENCH_HOOKS: '1' })
     const befores = beforeDirs?.split(',') ?? []
     for (const [i, dir] of befores.entries())
       await start(`before${befores.length > 1 ? i + 1 : ''}`, 'gateway.mjs', dir)
