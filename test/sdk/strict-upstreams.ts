@@ -5,13 +5,15 @@
  *   thinking text (an altered, foreign or empty signature is a 400) — thinking on or off;
  * - content-generation: the first functionCall of every model turn must carry a thoughtSignature this upstream issued
  *   (or Gemini's documented stand-in `skip_thought_signature_validator`); any other signature is a 400;
+ * - responses: reasoning, stored items and tool-result pairing as OpenAI checks them (./strict-responses.ts);
  * - chat-completions: no signatures exist (any valid history is accepted).
  * Tools are checked as each service checks them (tools-rules below): names each service accepts, unique; only the
  * tool types it knows (messages server tools by their versioned type, Gemini tool keys, chat `function`/`custom`);
  * Gemini refuses googleSearch beside function declarations (as Gemini 2.x does); a tool result must answer a call of
  * the turn before it (messages `tool_use_id`, chat `tool_call_id`).
- * Turn 1 (no tool result yet) answers reasoning + a call to the first tool; later turns answer text. The answers are
- * written with the library's own encoders (JSON, or SSE when asked), so their wire shape is the format's own.
+ * Turn 1 (no tool result yet) answers reasoning + a call to the first tool (or what `callTool` / `toolCall` pick);
+ * later turns answer text. The answers are written with the library's own encoders (JSON, or SSE when asked), so their
+ * wire shape is the format's own.
  */
 import { randomBytes } from 'node:crypto'
 import { getFormat } from '../../src/formats/index.js'
@@ -20,19 +22,27 @@ import { createResponseEventStream } from '../../src/stream/from-response.js'
 import { encodeEventsWith } from '../../src/stream/pipeline.js'
 import type { Json } from '../gateway-helpers.js'
 import { type Running, serve } from './servers.js'
+import { createResponsesLedger } from './strict-responses.js'
 
 export interface StrictUpstream extends Running {
   /** Requests this upstream refused, with the reason. */
   rejections: string[]
   /** Bodies it received. */
   received: Json[]
+  /**
+   * Takes the signatures (and stored items) in a request body of `format` as issued by this upstream: a history
+   * recorded against the real service (test/fixtures/clients) carries that service's, which a replay to the same
+   * format must find valid.
+   */
+  adopt(format: FormatId, body: Json): void
 }
 
-type FormatId = 'chat-completions' | 'messages' | 'content-generation'
+export type FormatId = 'chat-completions' | 'messages' | 'content-generation' | 'responses'
 
 function formatOf(url: URL): FormatId {
   if (url.pathname.endsWith('/chat/completions')) return 'chat-completions'
   if (url.pathname.endsWith('/messages')) return 'messages'
+  if (url.pathname.endsWith('/responses')) return 'responses'
   return 'content-generation'
 }
 
@@ -42,7 +52,14 @@ function reject(format: FormatId, message: string): Response {
       ? { type: 'error', error: { type: 'invalid_request_error', message } }
       : format === 'content-generation'
         ? { error: { code: 400, message, status: 'INVALID_ARGUMENT' } }
-        : { error: { message, type: 'invalid_request_error', param: null, code: null } }
+        : {
+            error: {
+              message,
+              type: 'invalid_request_error',
+              param: format === 'responses' ? 'input' : null,
+              code: null,
+            },
+          }
   return Response.json(body, { status: 400 })
 }
 
@@ -70,17 +87,51 @@ export function strictGatewayOptions(url: string) {
   }
 }
 
+/**
+ * The tool call turn 1 answers, given the request's function names (undefined: answer text). `custom`: a Responses
+ * `custom_tool_call` whose `input` is `arguments` (Codex's `exec`).
+ */
+export type ToolCallScript = (names: string[]) => { name: string; arguments: string; custom?: boolean } | undefined
+
 export interface StrictUpstreamOptions {
   /** Which of the request's function names turn 1 calls. @defaultValue the first */
   callTool?: (names: string[]) => string | undefined
+  /** The whole call turn 1 answers (name and arguments); takes precedence over `callTool`. */
+  toolCall?: ToolCallScript
 }
 
-/** The function tool names of a request body, in order. */
+/**
+ * The function tool names of a request body, in order. Responses: its function and custom tools, a namespace's
+ * included, and those of `additional_tools` input items (where Codex 0.169+ puts its tools for its default model).
+ */
 export function functionNames(format: FormatId, body: Json): string[] {
   const tools = (body.tools ?? []) as Json[]
   if (format === 'chat-completions') return tools.flatMap((tool) => (tool.function ? [tool.function.name] : []))
   if (format === 'messages') return tools.flatMap((tool) => (tool.input_schema ? [tool.name] : []))
+  if (format === 'responses') {
+    const items = Array.isArray(body.input) ? (body.input as Json[]) : []
+    const extra = items.flatMap((item) => (item?.type === 'additional_tools' ? (item.tools ?? []) : []))
+    const names = (list: Json[]): string[] =>
+      list.flatMap((tool) =>
+        tool.type === 'namespace'
+          ? names(tool.tools ?? [])
+          : tool.type === 'function' || tool.type === 'custom'
+            ? [tool.name]
+            : [],
+      )
+    return names([...tools, ...extra])
+  }
   return tools.flatMap((tool) => (tool.functionDeclarations ?? []).map((decl: Json) => decl.name))
+}
+
+/** The default call: the first function, with a city. */
+export const firstTool: ToolCallScript = (names) =>
+  names[0] === undefined ? undefined : { name: names[0], arguments: '{"city":"Paris"}' }
+
+/** True when a request body of any format holds a tool's result (the turn after the call). */
+export function hasToolResult(body: Json): boolean {
+  const history = JSON.stringify(body.messages ?? body.contents ?? body.input ?? null)
+  return /"tool_result"|"functionResponse"|"role":"tool"|"function_call_output"|"custom_tool_call_output"/.test(history)
 }
 
 const messagesServerTool =
@@ -100,7 +151,7 @@ const geminiToolKeys = new Set([
 /** What the real services answer to a tool list they cannot take (messages, chat-completions, Gemini). */
 function checkTools(format: FormatId, body: Json): string | undefined {
   const tools = body.tools as Json[] | undefined
-  if (tools === undefined) return undefined
+  if (tools === undefined || format === 'responses') return undefined
   const names = functionNames(format, body)
   if (format === 'chat-completions') {
     if (tools.length === 0)
@@ -164,6 +215,7 @@ function checkResults(format: FormatId, body: Json): string | undefined {
 export async function startStrictUpstream(options: StrictUpstreamOptions = {}): Promise<StrictUpstream> {
   const anthropicSignatures = new Map<string, string>()
   const geminiSignatures = new Set<string>()
+  const responses = createResponsesLedger()
   const rejections: string[] = []
   const received: Json[] = []
   let turn = 0
@@ -206,13 +258,29 @@ export async function startStrictUpstream(options: StrictUpstreamOptions = {}): 
     return undefined
   }
 
+  function adopt(format: FormatId, body: Json): void {
+    if (format === 'messages') {
+      for (const message of (body.messages ?? []) as Json[])
+        for (const block of Array.isArray(message.content) ? message.content : [])
+          if (block.type === 'thinking') anthropicSignatures.set(block.signature, block.thinking)
+    } else if (format === 'content-generation') {
+      for (const content of (body.contents ?? []) as Json[])
+        for (const part of content.parts ?? []) if (part.thoughtSignature) geminiSignatures.add(part.thoughtSignature)
+    } else if (format === 'responses') responses.adopt(body)
+  }
+
+  /** The call turn 1 answers: `toolCall`'s, else the function `callTool` names (the first) with a city. */
+  function scripted(names: string[]): ReturnType<ToolCallScript> {
+    if (options.toolCall) return options.toolCall(names)
+    const name = options.callTool?.(names)
+    return name === undefined ? firstTool(names) : { name, arguments: '{"city":"Paris"}' }
+  }
+
   function answer(format: FormatId, body: Json, model: string): ir.Response {
-    const history = JSON.stringify(body.messages ?? body.contents)
-    const toolTurn =
-      /"tool_result"|"functionResponse"|"role":"tool"/.test(history) === false && functionNames(format, body).length > 0
+    const script = hasToolResult(body) ? undefined : scripted(functionNames(format, body))
     const id = `resp_${++turn}`
     const usage = { inputTokens: 20, outputTokens: 10 }
-    if (!toolTurn) {
+    if (!script) {
       return {
         id,
         model,
@@ -221,16 +289,16 @@ export async function startStrictUpstream(options: StrictUpstreamOptions = {}): 
         usage,
       }
     }
-    const names = functionNames(format, body)
-    const name = options.callTool?.(names) ?? (names[0] as string)
+    const { name } = script
     const thinking = `I should call ${name} (turn ${turn}).`
     const content: ir.AssistantPart[] = []
     const call: ir.ToolCallPart = {
       type: 'tool-call',
       id: `toolu_${randomBytes(6).toString('hex')}`,
       name,
-      arguments: '{"city":"Paris"}',
+      arguments: script.custom ? JSON.stringify({ input: script.arguments }) : script.arguments,
     }
+    if (script.custom && format === 'responses') call.providerData = { responses: { custom: true } }
     if (format === 'messages') {
       const signature = `EqQB${randomBytes(48).toString('base64')}`
       anthropicSignatures.set(signature, thinking)
@@ -240,7 +308,7 @@ export async function startStrictUpstream(options: StrictUpstreamOptions = {}): 
       geminiSignatures.add(signature)
       content.push({ type: 'reasoning', text: thinking })
       call.providerData = { 'content-generation': { thoughtSignature: signature } }
-    }
+    } else if (format === 'responses') content.push(responses.reasoning(thinking))
     content.push(call)
     return { id, model, content, finishReason: { unified: 'tool-calls' }, usage }
   }
@@ -253,7 +321,13 @@ export async function startStrictUpstream(options: StrictUpstreamOptions = {}): 
     const problem =
       checkTools(format, body) ??
       checkResults(format, body) ??
-      (format === 'messages' ? checkMessages(body) : format === 'content-generation' ? checkGemini(body) : undefined)
+      (format === 'messages'
+        ? checkMessages(body)
+        : format === 'content-generation'
+          ? checkGemini(body)
+          : format === 'responses'
+            ? responses.check(body)
+            : undefined)
     if (problem) {
       rejections.push(problem)
       return reject(format, problem)
@@ -262,9 +336,21 @@ export async function startStrictUpstream(options: StrictUpstreamOptions = {}): 
     const response = answer(format, body, model)
     const target = getFormat(format)
     const stream = body.stream === true || url.pathname.includes(':streamGenerateContent')
-    if (!stream) return Response.json(target.encodeResponse(response).value)
+    if (!stream) {
+      const encoded = JSON.stringify(target.encodeResponse(response).value)
+      if (format === 'responses') responses.store(body, encoded)
+      return new Response(encoded, { headers: { 'content-type': 'application/json' } })
+    }
     const sse = encodeEventsWith(createResponseEventStream(response), target, { includeUsage: true })
-    return new Response(sse, { headers: { 'content-type': 'text/event-stream' } })
+    if (format !== 'responses') return new Response(sse, { headers: { 'content-type': 'text/event-stream' } })
+    const decoder = new TextDecoder()
+    const tap = new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        responses.store(body, decoder.decode(chunk, { stream: true }))
+        controller.enqueue(chunk)
+      },
+    })
+    return new Response(sse.pipeThrough(tap), { headers: { 'content-type': 'text/event-stream' } })
   })
-  return { ...running, rejections, received }
+  return { ...running, rejections, received, adopt }
 }
