@@ -38,7 +38,6 @@ const hostedItems = new Set([
   'tool_search_output',
   'program',
   'program_output',
-  'additional_tools',
   'compaction',
   'compaction_trigger',
 ])
@@ -163,6 +162,9 @@ export function decodeItems(
         else assistant().content.push(reasoningPart(item, path, carried))
         break
       }
+      case 'additional_tools':
+        // Its tools are the request's tools (decode-tools.ts `requestTools`): nothing for the conversation.
+        break
       case 'item_reference':
         requires.push({
           path,

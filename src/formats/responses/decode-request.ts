@@ -5,7 +5,7 @@ import { REQUIRES_KEY, type Requirement } from '../../shared/foreign-extensions.
 import { parseWire } from '../../shared/validate.js'
 import type { Converted, RouteMatch } from '../format.js'
 import { decodeItems } from './decode-items.js'
-import { type DecodedTools, decodeToolChoice, decodeTools, HOSTED_TOOLS_KEY } from './decode-tools.js'
+import { type DecodedTools, decodeToolChoice, decodeTools, HOSTED_TOOLS_KEY, requestTools } from './decode-tools.js'
 import { requestSchema } from './schema.js'
 
 const FORMAT = 'responses'
@@ -57,7 +57,8 @@ export function decodeRequest(body: unknown, _route?: Partial<RouteMatch>): Conv
     messages.push({ role: 'system', content: [{ type: 'text', text: wire.instructions }] })
   }
   // Tools first: a replayed call of a namespace function needs the flat name its tool got.
-  const tools: DecodedTools | undefined = wire.tools ? decodeTools(wire.tools, warnings) : undefined
+  const offered = requestTools(wire)
+  const tools: DecodedTools | undefined = offered ? decodeTools(offered.tools, warnings, offered.paths) : undefined
   if (typeof wire.input === 'string') {
     messages.push({ role: 'user', content: [{ type: 'text', text: wire.input }] })
   } else if (Array.isArray(wire.input)) {

@@ -2,6 +2,8 @@
  * Responses `tools` and `tool_choice` → IR (responses-api.md §4, §9.5).
  * - `function` and `custom` tools are IR function tools (a custom tool gets one string parameter `input`).
  * - `namespace` tools are flattened: one IR function tool per member, named `namespace__name` (tool-names.ts).
+ * - The tools of an `additional_tools` input item (where Codex 0.169+ sends its tools for its default model, with
+ *   none in `tools`) are the request's tools too: the IR has one tool list, so they join `tools` wherever the item is.
  * - `web_search*` is the IR `web-search` hosted tool, which every encoder maps to its own (or drops with a warning).
  * - Every other hosted tool (file_search, code_interpreter, computer, image_generation, mcp, local_shell, shell,
  *   apply_patch, tool_search, …) runs on OpenAI's servers only: a `dropped` warning (with `strict`, a 400), never a
@@ -169,15 +171,36 @@ function webSearch(tool: Wire): ir.WebSearchTool {
   return out
 }
 
-export function decodeTools(tools: NonNullable<WireRequest['tools']>, warnings: ir.Warning[]): DecodedTools {
+/** `tools` and the tools of the request's `additional_tools` input items, each with its JSON path. */
+export function requestTools(
+  wire: Pick<WireRequest, 'tools' | 'input'>,
+): { tools: Wire[]; paths: string[] } | undefined {
+  const tools: Wire[] = [...((wire.tools ?? []) as Wire[])]
+  const paths = tools.map((_, i) => `tools[${i}]`)
+  if (Array.isArray(wire.input)) {
+    wire.input.forEach((item, i) => {
+      if (!isRecord(item) || item.type !== 'additional_tools') return
+      if (!Array.isArray(item.tools))
+        invalidRequest(`input[${i}].tools`, 'required field is missing (expected array)', FORMAT)
+      item.tools.forEach((tool, j) => {
+        if (!isRecord(tool)) invalidRequest(`input[${i}].tools[${j}]`, 'expected object', FORMAT)
+        tools.push(tool)
+        paths.push(`input[${i}].tools[${j}]`)
+      })
+    })
+  }
+  return wire.tools || tools.length > 0 ? { tools, paths } : undefined
+}
+
+/** Decodes tools; `paths` names each one (`tools[i]` by default). */
+export function decodeTools(tools: readonly Wire[], warnings: ir.Warning[], paths?: readonly string[]): DecodedTools {
   const out: DecodedTools = { tools: [], hostedTools: [], unmapped: [], namespaced: new Map() }
   // Plain tools keep their names; namespace members are flattened around them.
   const taken = new Set<string>()
-  for (const tool of tools as Wire[])
-    if (tool.type !== 'namespace' && typeof tool.name === 'string') taken.add(tool.name)
+  for (const tool of tools) if (tool.type !== 'namespace' && typeof tool.name === 'string') taken.add(tool.name)
   for (let i = 0; i < tools.length; i++) {
     const tool = tools[i] as Wire
-    const path = `tools[${i}]`
+    const path = paths?.[i] ?? `tools[${i}]`
     const type = tool.type as string
     if (!toolTypes.has(type))
       invalidRequest(`${path}.type`, `unknown tool type ${JSON.stringify(String(type).slice(0, 40))}`, FORMAT)
