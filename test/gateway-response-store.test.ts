@@ -116,6 +116,73 @@ describe('previous_response_id and item_reference through the store', () => {
   })
 })
 
+describe('the default store (issue 21 §3)', () => {
+  it('is on without options: previous_response_id, item_reference and GET work; false turns it off', async () => {
+    const { gateway } = stack()
+    const first = (await (
+      await gateway.fetch(post('responses', path, { model: 'via-messages', input: 'My name is Ada.' }))
+    ).json()) as Json
+    const get = (g: typeof gateway) =>
+      g.fetch(
+        new Request(`http://gateway.test${path}/${first.id}`, { headers: { authorization: 'Bearer client-key' } }),
+      )
+    expect((await get(gateway)).status).toBe(200)
+    const reference = { type: 'item_reference', id: first.output[0].id }
+    const second = await gateway.fetch(
+      post('responses', path, { model: 'via-messages', previous_response_id: first.id, input: [reference] }),
+    )
+    expect(second.status).toBe(200)
+    const off = stack({ responseStore: false }).gateway
+    const refused = await off.fetch(
+      post('responses', path, { model: 'via-messages', previous_response_id: first.id, input: 'x' }),
+    )
+    expect(refused.status).toBe(400)
+    expect((await get(off)).status).toBe(404)
+  })
+
+  it('a Responses upstream keeps its own state: references reach it untouched, nothing is stored here', async () => {
+    const { gateway, calls } = stack()
+    const first = (await (
+      await gateway.fetch(post('responses', path, { model: 'via-responses', input: 'My name is Ada.' }))
+    ).json()) as Json
+    const body = { model: 'via-responses', previous_response_id: first.id, input: 'What is my name?' }
+    // The stand-in upstream (a mock-model gateway, store on by default) resolves the id itself.
+    expect((await gateway.fetch(post('responses', path, body))).status).toBe(200)
+    expect(JSON.parse(calls[1]?.body ?? '{}')).toMatchObject({ previous_response_id: first.id })
+    const here = await gateway.fetch(
+      new Request(`http://gateway.test${path}/${first.id}`, { headers: { authorization: 'Bearer client-key' } }),
+    )
+    expect(here.status).toBe(404)
+  })
+
+  it('takes the in-memory bounds as options, or any ResponseStore', async () => {
+    const puts: string[] = []
+    const inner = createMemoryResponseStore()
+    const custom = {
+      ...inner,
+      put: (scope: string, stored: Parameters<typeof inner.put>[1]) => {
+        puts.push(stored.id)
+        return inner.put(scope, stored)
+      },
+    }
+    const { gateway } = stack({ responseStore: custom })
+    const first = (await (
+      await gateway.fetch(post('responses', path, { model: 'via-messages', input: 'Hi' }))
+    ).json()) as Json
+    expect(puts).toEqual([first.id])
+    // maxResponses: 1 keeps only the latest answer.
+    const bounded = stack({ responseStore: { maxResponses: 1 } }).gateway
+    const a = (await (
+      await bounded.fetch(post('responses', path, { model: 'via-messages', input: 'A' }))
+    ).json()) as Json
+    await bounded.fetch(post('responses', path, { model: 'via-messages', input: 'B' }))
+    const again = await bounded.fetch(
+      post('responses', path, { model: 'via-messages', previous_response_id: a.id, input: 'x' }),
+    )
+    expect(again.status).toBe(400)
+  })
+})
+
 describe('the in-memory store is bounded', () => {
   const stored = (id: string) => ({ id, input: [], response: { id, output: [{ id: `msg_${id}` }] } })
 
@@ -180,5 +247,5 @@ describe('the Vercel AI SDK with its default settings (item references) over HTT
 })
 
 function createStatelessGateway() {
-  return stack().gateway.fetch
+  return stack({ responseStore: false }).gateway.fetch
 }

@@ -24,6 +24,7 @@ import { createMockModel } from './mock-model.js'
 import type { GatewayOptions } from './options.js'
 import { createReasoningStore } from './reasoning-store.js'
 import { RequestFlow } from './request-flow.js'
+import { responseStoreOf } from './response-store.js'
 import { validateOptions } from './routing.js'
 
 export { refuse } from './auth.js'
@@ -58,7 +59,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
     mediaFetcherFor,
     mock: createMockModel(),
     reasoningStore: options.reasoningStore === false ? undefined : createReasoningStore(options.reasoningStore),
-    responseStore: options.responseStore,
+    responseStore: responseStoreOf(options.responseStore),
     maxBodyBytes: options.maxBodyBytes ?? defaultMaxBodyBytes,
     authRequired: (options.apiKeys?.length ?? 0) > 0 || options.authenticate !== undefined,
     timeouts: new DeadlineList(options.timeoutMs ?? defaultTimeoutMs),

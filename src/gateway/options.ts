@@ -3,7 +3,7 @@ import type { FormatId } from '../formats/format.js'
 import type * as ir from '../ir/index.js'
 import type { ProviderId, ProviderOptions } from '../providers/provider.js'
 import type { ReasoningStoreOptions } from './reasoning-store.js'
-import type { ResponseStore } from './response-store.js'
+import type { MemoryResponseStoreOptions, ResponseStore } from './response-store.js'
 
 /**
  * An upstream service. `format: 'mock'` is the embedded mock model (no key, no network); every other format needs
@@ -140,14 +140,16 @@ export interface GatewayResponseEvent extends GatewayRequestEvent {
 
 export interface GatewayOptions {
   /**
-   * Stores Responses answers so `previous_response_id`, `item_reference` (the Vercel AI SDK's default) and
-   * `GET /v1/responses/{id}` work in front of upstreams of other formats, scoped by the `Caller.id` `authenticate`
-   * returned (every key of one caller sees its responses; callers sharing a key do not see each other's), else by a
-   * hash of the client's key. Without it the gateway is stateless and answers those with a 400.
-   * `createMemoryResponseStore()` is a bounded in-memory one; several instances share any implementation of the
-   * interface. @defaultValue none
+   * Stores Responses answers so `previous_response_id`, `item_reference` (the Vercel AI SDK's default, `store` left at
+   * true) and `GET /v1/responses/{id}` work in front of upstreams of other formats, scoped by the `Caller.id`
+   * `authenticate` returned (every key of one caller sees its responses; callers sharing a key do not see each
+   * other's), else by a hash of the client's key. On by default: a bounded in-memory store per process (1000
+   * responses, 64 MiB as JSON text, 1 hour — tune it by passing `MemoryResponseStoreOptions`). Several instances share
+   * any implementation of the `ResponseStore` interface (or route each client to one instance). `false` makes the
+   * gateway stateless: those requests are answered with a 400 (the GET with a 404). A Responses upstream keeps its own
+   * state either way (passthrough). @defaultValue `{ maxResponses: 1000, maxBytes: 64 MiB, ttlMs: 3600000 }`
    */
-  responseStore?: ResponseStore
+  responseStore?: ResponseStore | MemoryResponseStoreOptions | false
   /** Public model id → upstream. Checked before `resolveModel`. @defaultValue `{}` */
   models?: Record<string, ModelRoute>
   /** Routes a model id not found in `models`; `undefined` means unknown (404). @defaultValue none */

@@ -1,12 +1,14 @@
 /**
- * The optional `responseStore` of the gateway (issue 13): what makes `previous_response_id`, `item_reference` and
+ * The `responseStore` of the gateway (issues 13, 21): what makes `previous_response_id`, `item_reference` and
  * `GET /v1/responses/{id}` work for Responses clients in front of an upstream of another format (a Responses upstream
- * keeps its own state and gets those as sent). Without it the gateway is stateless and refuses them with a 400.
+ * keeps its own state and gets those as sent). On by default, in memory and bounded; `responseStore: false` makes the
+ * gateway stateless (it then refuses them with a 400).
  *
  * Entries are scoped by caller: the gateway passes `caller:<id>` when `authenticate` returned a `Caller`, else a hash
- * of the client's key (never the key), so one caller never reads another's responses. The in-memory implementation is bounded by count, bytes and age. A deployment of several instances
- * plugs in a shared implementation of the same three methods (a key-value store such as Redis or a SQL table keyed by
- * `scope` + id, with the same TTL), or routes each client to one instance.
+ * of the client's key (never the key), so one caller never reads another's responses. The in-memory implementation is
+ * bounded by count, bytes and age. A deployment of several instances plugs in a shared implementation of the same
+ * three methods (a key-value store such as Redis or a SQL table keyed by `scope` + id, with the same TTL), or routes
+ * each client to one instance.
  */
 
 /** A response as stored: the whole input it answered (references expanded) and the body the client received. */
@@ -102,4 +104,13 @@ export function createMemoryResponseStore(options: MemoryResponseStoreOptions = 
       return found && live(found.entry) ? found.item : undefined
     },
   }
+}
+
+/** The store `createGateway` uses for its `responseStore` option: a store as given, none for `false`, else in memory. */
+export function responseStoreOf(
+  option: ResponseStore | MemoryResponseStoreOptions | false | undefined,
+): ResponseStore | undefined {
+  if (option === false) return undefined
+  if (option && typeof (option as Partial<ResponseStore>).get === 'function') return option as ResponseStore
+  return createMemoryResponseStore(option as MemoryResponseStoreOptions | undefined)
 }

@@ -1,6 +1,7 @@
 /// <reference types="node" />
 import { readFileSync } from 'node:fs'
 import type { GatewayOptions, UpstreamOptions } from '../gateway/options.js'
+import type { MemoryResponseStoreOptions } from '../gateway/response-store.js'
 
 /** What the CLI was told: flags first, then the environment, then the config file, then defaults. */
 export interface CliConfig {
@@ -22,6 +23,8 @@ interface ConfigFile {
   defaultUpstream?: string
   timeoutMs?: number
   maxBodyBytes?: number
+  /** The response store's bounds, or `false` for a stateless gateway (see `GatewayOptions.responseStore`). */
+  responseStore?: MemoryResponseStoreOptions | false
 }
 
 const envUpstreams = [
@@ -64,6 +67,15 @@ function parseFlags(argv: readonly string[]): Record<string, string> {
   return flags
 }
 
+/** What the startup banner says of the Responses store (on by default, bounded, per process). */
+function responseStoreLine(option: MemoryResponseStoreOptions | false | undefined): string {
+  if (option === false) return 'responses store: off (stateless: previous_response_id and item_reference answer 400)'
+  const count = option?.maxResponses ?? 1000
+  const mib = Math.round((option?.maxBytes ?? 64 * 1024 * 1024) / 1024 / 1024)
+  const minutes = Math.round((option?.ttlMs ?? 3_600_000) / 60_000)
+  return `responses store: in memory, per process (${count} responses, ${mib} MiB, ${minutes} min; "responseStore": false in the config file turns it off)`
+}
+
 /** Builds the gateway configuration from argv, the environment and an optional `--config file.json`. */
 export function loadCliConfig(argv: readonly string[], env: NodeJS.ProcessEnv): CliConfig {
   const flags = parseFlags(argv)
@@ -97,6 +109,8 @@ export function loadCliConfig(argv: readonly string[], env: NodeJS.ProcessEnv): 
   if (file.models) gateway.models = file.models
   if (file.timeoutMs !== undefined) gateway.timeoutMs = file.timeoutMs
   if (file.maxBodyBytes !== undefined) gateway.maxBodyBytes = file.maxBodyBytes
+  if (file.responseStore !== undefined) gateway.responseStore = file.responseStore
+  summary.push(responseStoreLine(file.responseStore))
   if (upstreamNames.length > 0) {
     gateway.resolveModel = (model: string) => {
       // "upstream/model" names the upstream explicitly.

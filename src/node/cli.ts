@@ -18,7 +18,8 @@ Environment: HOST, PORT; OPENAI_API_KEY / OPENAI_BASE_URL, ANTHROPIC_API_KEY / A
 GEMINI_API_KEY / GEMINI_BASE_URL route models to real upstreams (gpt-*/o* → OpenAI, claude* → Anthropic,
 gemini* → Gemini, or "upstream/model"); with none, every model is served by the embedded mock model.
 INTERLINGUA_API_KEYS (comma-separated) requires one of those keys from clients.
-The config file may set host, port, apiKeys, upstreams, models, defaultUpstream, timeoutMs, maxBodyBytes.`
+The config file may set host, port, apiKeys, upstreams, models, defaultUpstream, timeoutMs, maxBodyBytes,
+responseStore ({ maxResponses, maxBytes, ttlMs } for the in-memory Responses store, on by default; false: stateless).`
 
 function main(): void {
   if (process.argv.includes('--help') || process.argv.includes('-h')) {
