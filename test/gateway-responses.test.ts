@@ -9,7 +9,7 @@ import { failingUpstream, geminiChunk, type Json, parseSse, post, stack, wireReq
 
 const path = '/v1/responses'
 
-describe('state: stateless by default', () => {
+describe('state: unknown ids, and the stateless gateway (responseStore: false)', () => {
   it.each(['via-messages', 'via-chat-completions'])(
     'previous_response_id → 400 previous_response_not_found (%s), nothing sent upstream',
     async (model) => {
@@ -27,8 +27,8 @@ describe('state: stateless by default', () => {
     },
   )
 
-  it('the mock model refuses previous_response_id and item_reference too', async () => {
-    const gateway = createGateway()
+  it('the stateless mock model refuses previous_response_id and item_reference, saying what to do', async () => {
+    const gateway = createGateway({ responseStore: false })
     const previous = await gateway.fetch(
       post('responses', path, { model: 'm', previous_response_id: 'resp_x', input: 'hi' }),
     )
@@ -47,6 +47,12 @@ describe('state: stateless by default', () => {
     const error = ((await reference.json()) as Json).error
     expect(error.param).toBe('input[1]')
     expect(error.message).toContain('store: false')
+    // With the default store, an id it never stored is still a 400 naming the path.
+    const unknown = await createGateway().fetch(
+      post('responses', path, { model: 'm', input: [{ type: 'item_reference', id: 'msg_1' }] }),
+    )
+    expect(unknown.status).toBe(400)
+    expect(((await unknown.json()) as Json).error.param).toBe('input[0]')
   })
 
   it('a Responses upstream gets previous_response_id as sent (passthrough)', async () => {
