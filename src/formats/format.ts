@@ -137,6 +137,14 @@ export interface FormatGateway {
    */
   watchForwardedStream?(): ForwardedStreamWatcher
 
+  /**
+   * Policy 1's exception: a same-format (passthrough) request body that holds the gateway's reasoning envelopes (the
+   * client's text contains `envelopeMarker`), with this provider's own signatures unwrapped and every other
+   * provider's reasoning dropped or replaced as the translated path would encode it; undefined when nothing had to
+   * change. Optional: a format whose clients carry no envelope (chat-completions) has none.
+   */
+  ownReasoningOnly?(body: unknown): Converted<unknown> | undefined
+
   /** The token-count response body (`{input_tokens}` / `{totalTokens}`); undefined when the format has no such endpoint. */
   encodeTokenCount?(inputTokens: number): unknown
   /** The model-listing response body. */

@@ -16,6 +16,7 @@ import { type Cancel, cancel, createCancel, type UpstreamAnswer } from '../http/
 import type * as ir from '../ir/index.js'
 import type { Provider } from '../providers/provider.js'
 import { appendMember } from '../shared/json-splice.js'
+import { envelopeMarker } from '../shared/reasoning-envelope.js'
 import type { Deadline, DeadlineList } from './deadlines.js'
 import { errorInfo } from './errors.js'
 import type { Exchange } from './exchange-state.js'
@@ -198,7 +199,14 @@ export async function forward(exchange: Exchange, input: ForwardInput): Promise<
   const target = targetOf(resolved, kind, upstreamStream, provider)
   let body: string
   if (sameFormat) {
-    // Passthrough: the client's text, the model spliced in — synchronous (no promise of its own per request).
+    // Passthrough: the client's text, the model spliced in — synchronous (no promise of its own per request). A text
+    // holding the envelope marker first loses what belongs to other providers (policy 1's exception).
+    const own = input.text?.includes(envelopeMarker) === false ? undefined : format.ownReasoningOnly?.(input.body)
+    if (own) {
+      reportWarnings(own.warnings, { strict: options.strict, onWarning, to })
+      input.body = own.value
+      input.text = undefined
+    }
     body = passthroughBody({ body: input.body, text: input.text, model: resolved.model })
   } else {
     const buildInput: UpstreamRequestInput = {

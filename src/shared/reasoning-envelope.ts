@@ -16,6 +16,17 @@ import { isRecord } from './is-record.js'
 
 const prefix = 'il1.'
 
+/**
+ * What marks an envelope in a JSON body's text: a string value that begins with the prefix. A same-format passthrough
+ * scans the client's text for it once (policy 1's exception); a body without it is forwarded untouched.
+ */
+export const envelopeMarker = `"${prefix}`
+
+/** Whether `value` is (or pretends to be) an envelope: it begins with the prefix, damaged or not. */
+export function isEnvelope(value: unknown): value is string {
+  return typeof value === 'string' && value.startsWith(prefix)
+}
+
 export interface Envelope {
   /** Provider data by producing format. */
   providerData: ProviderData
@@ -67,6 +78,16 @@ export function envelopeFor(
   }
   if (!any) return undefined
   return wrapEnvelope(redactedData === undefined ? { providerData: carried } : { providerData: carried, redactedData })
+}
+
+/**
+ * The signature of a thinking block given to a messages client when the reasoning carries no signature at all (a
+ * Gemini thought, whose signature rides on the call; an OpenAI summary): an envelope of nothing. A messages client
+ * then always holds a non-empty signature, and the block it echoes is recognisably the gateway's — dropped, never
+ * sent to Anthropic as an unsigned thinking block.
+ */
+export function unsignedEnvelope(): string {
+  return wrapEnvelope({ providerData: {} })
 }
 
 /** Wraps provider data (and a redacted block's data) into an envelope string. */

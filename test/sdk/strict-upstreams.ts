@@ -4,7 +4,8 @@
  *   redacted_thinking) block, and every thinking block's signature must be one this upstream issued for exactly that
  *   thinking text (an altered, foreign or empty signature is a 400) — thinking on or off;
  * - content-generation: the first functionCall of every model turn must carry a thoughtSignature this upstream issued
- *   (or Gemini's documented stand-in `skip_thought_signature_validator`); any other signature is a 400;
+ *   (or Gemini's documented stand-in `skip_thought_signature_validator`); any other signature is a 400, and one that
+ *   is not base64 (the gateway's `il1.` envelope) fails as a bytes field does;
  * - responses: reasoning, stored items and tool-result pairing as OpenAI checks them (./strict-responses.ts);
  * - chat-completions: no signatures exist (any valid history is accepted).
  * Tools are checked as each service checks them (tools-rules below): names each service accepts, unique; only the
@@ -242,8 +243,11 @@ export async function startStrictUpstream(options: StrictUpstreamOptions = {}): 
     for (const [i, content] of (body.contents as Json[]).entries()) {
       if (content.role !== 'model') continue
       const parts = content.parts as Json[]
-      for (const part of parts) {
+      for (const [j, part] of parts.entries()) {
         const signature = part.thoughtSignature
+        // A bytes field: what is not base64 (an `il1.` envelope) fails before any signature check, as on Gemini.
+        if (typeof signature === 'string' && !/^[A-Za-z0-9+/_-]*={0,2}$/.test(signature))
+          return `Invalid value at 'contents[${i}].parts[${j}].thought_signature' (TYPE_BYTES), Base64 decoding failed for "${signature.slice(0, 20)}"`
         if (
           signature !== undefined &&
           signature !== 'skip_thought_signature_validator' &&

@@ -251,7 +251,7 @@ function encodeGeneration(
 export const foreignCallSignature = 'skip_thought_signature_validator'
 
 /** A model turn's calls with no signature of Gemini's own get the stand-in on the first call (policy 3). */
-function signFunctionCalls(parts: Wire[]): void {
+export function signFunctionCalls(parts: Wire[]): void {
   let first: Wire | undefined
   for (const part of parts) {
     if (part.functionCall === undefined) continue

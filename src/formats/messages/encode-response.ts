@@ -4,12 +4,13 @@
  * Decisions: an empty `id` becomes a generated `msg_…`; `stop_sequence` is always present (null when none);
  * a refusal part becomes a text block (`changed` warning) and, unless the turn ended for another reason
  * (tool calls, length), `stop_reason: "refusal"`; reasoning without a messages signature gets another provider's
- * signature in an envelope, or `signature: ""` (messages encoders drop it when replayed); image/audio output and extra choices are dropped with a warning.
+ * signature in an envelope, or the envelope of nothing (`unsignedEnvelope`: never `signature: ""`, which a client
+ * would send on to Anthropic); image/audio output and extra choices are dropped with a warning.
  */
 import type * as ir from '../../ir/index.js'
 import { reportForeignExtensions } from '../../shared/foreign-extensions.js'
 import { newId } from '../../shared/ids.js'
-import { envelopeFor } from '../../shared/reasoning-envelope.js'
+import { envelopeFor, unsignedEnvelope } from '../../shared/reasoning-envelope.js'
 import type { Converted, EncodeResponseOptions } from '../format.js'
 import { encodeRedacted, encodeText, encodeThinking, encodeToolUse, type Json } from './blocks.js'
 import { fromFinishReason } from './finish-reason.js'
@@ -51,7 +52,8 @@ export function encodeResponse(response: ir.Response, options?: EncodeResponseOp
       case 'reasoning': {
         const block = encodeThinking(part)
         if (omit) block.thinking = ''
-        if (block.signature === '') block.signature = envelopeFor(part.providerData, 'messages') ?? ''
+        // Never an empty signature: another provider's in an envelope, else the envelope of nothing (policy 3).
+        if (block.signature === '') block.signature = envelopeFor(part.providerData, 'messages') ?? unsignedEnvelope()
         content.push(block)
         break
       }

@@ -9,7 +9,7 @@
  * delta, so an empty text block is not written at all (the API rejects empty text blocks sent back to it).
  */
 import type * as ir from '../../ir/index.js'
-import { envelopeFor } from '../../shared/reasoning-envelope.js'
+import { envelopeFor, unsignedEnvelope } from '../../shared/reasoning-envelope.js'
 import { toMessagesToolId } from '../../shared/tool-ids.js'
 import { jsonFrame } from '../../stream/sse-encode.js'
 import { type StreamStep, stepToTransformStream } from '../../stream/step.js'
@@ -187,8 +187,8 @@ export function encodeStreamStep(options?: EncodeStreamOptions): StreamStep<ir.S
         for (const citation of citations) delta(block, { type: 'citations_delta', citation })
     } else if (block.kind === 'thinking') {
       const own = typeof data?.signature === 'string' && data.signature !== '' ? data.signature : undefined
-      const signature = own ?? block.foreign
-      if (signature) delta(block, { type: 'signature_delta', signature })
+      // Never an empty signature: another provider's in an envelope, else the envelope of nothing (policy 3).
+      delta(block, { type: 'signature_delta', signature: own ?? block.foreign ?? unsignedEnvelope() })
     }
     if (block.wireIndex !== undefined)
       write('content_block_stop', { type: 'content_block_stop', index: block.wireIndex })

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { InterlinguaError } from '../../errors.js'
 import type * as ir from '../../ir/index.js'
+import { unsignedEnvelope } from '../../shared/reasoning-envelope.js'
 import { decodeResponse } from './decode-response.js'
 import { encodeResponse } from './encode-response.js'
 
@@ -76,7 +77,8 @@ describe('encodeResponse', () => {
       role: 'assistant',
       model: 'gpt-x',
       content: [
-        { type: 'thinking', thinking: 'r', signature: '' },
+        // Reasoning with no signature at all: the envelope of nothing, never an empty signature (issue 21 §4).
+        { type: 'thinking', thinking: 'r', signature: unsignedEnvelope() },
         { type: 'text', text: 'hello' },
         { type: 'tool_use', id: expect.stringMatching(/^[a-zA-Z0-9_-]+$/), name: 'f', input: { x: true } },
       ],
