@@ -16,6 +16,38 @@ export type MediaSource =
 export interface TextPart {
   type: 'text'
   text: string
+  /** Sources the text cites (web search results), when the upstream said which. */
+  citations?: Citation[]
+  providerData?: ProviderData
+}
+
+/**
+ * A web page a text cites: Responses `url_citation`, Anthropic `web_search_result_location`, Gemini grounding
+ * supports. `startIndex`/`endIndex` are UTF-16 offsets into the part's text (absent: the whole part).
+ */
+export interface Citation {
+  type: 'url'
+  url: string
+  title?: string
+  startIndex?: number
+  endIndex?: number
+  /** The cited passage of the source, when the upstream gave it (Anthropic `cited_text`). */
+  citedText?: string
+}
+
+/**
+ * A web search the provider ran while answering (Responses `web_search_call`, Anthropic `server_tool_use` +
+ * `web_search_tool_result`, Gemini `groundingMetadata.webSearchQueries`). Informational: it records what was
+ * searched and found; the answer's text carries the citations.
+ */
+export interface WebSearchPart {
+  type: 'web-search'
+  id: string
+  /** The queries run, in order. */
+  queries: string[]
+  sources: Array<{ url: string; title?: string }>
+  /** The search failed (Anthropic `web_search_tool_result_error`). */
+  failed?: boolean
   providerData?: ProviderData
 }
 
@@ -100,6 +132,7 @@ export type Part =
   | ReasoningPart
   | RedactedReasoningPart
   | RefusalPart
+  | WebSearchPart
 
 /** Parts an assistant turn (or a response) may hold. */
 export type AssistantPart =
@@ -110,3 +143,4 @@ export type AssistantPart =
   | RefusalPart
   | ImagePart
   | AudioPart
+  | WebSearchPart

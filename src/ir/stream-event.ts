@@ -1,3 +1,4 @@
+import type { Citation, WebSearchPart } from './content.js'
 import type { ErrorInfo } from './error.js'
 import type { ProviderData } from './format-id.js'
 import type { FinishReason, Usage } from './response.js'
@@ -25,6 +26,7 @@ export type StreamEvent =
   | ToolCallStartEvent
   | ToolCallDeltaEvent
   | ToolCallEndEvent
+  | WebSearchEvent
   | UsageEvent
   | FinishEvent
   | ErrorEvent
@@ -54,6 +56,8 @@ export interface TextDeltaEvent {
 export interface TextEndEvent {
   type: 'text-end'
   index: number
+  /** The sources the block's text cites (they arrive with or after its text). */
+  citations?: Citation[]
   providerData?: ProviderData
 }
 
@@ -94,6 +98,15 @@ export interface ToolCallEndEvent {
   type: 'tool-call-end'
   index: number
   providerData?: ProviderData
+}
+
+/**
+ * A web search the provider ran (see `WebSearchPart`): one standalone event, not a block (no index, no deltas), sent
+ * once its results are known. Encoders with no place for it leave it out.
+ */
+export interface WebSearchEvent {
+  type: 'web-search'
+  part: WebSearchPart
 }
 
 /** A usage update. Fields are running totals: the latest value of each field wins (never summed). */

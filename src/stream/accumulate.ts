@@ -2,9 +2,10 @@ import { InterlinguaError } from '../errors.js'
 import type * as ir from '../ir/index.js'
 
 type Block =
-  | { kind: 'text'; text: string; providerData?: ir.ProviderData }
+  | { kind: 'text'; text: string; citations?: ir.Citation[]; providerData?: ir.ProviderData }
   | { kind: 'reasoning'; text: string; redactedData?: string; providerData?: ir.ProviderData }
   | { kind: 'tool-call'; id: string; name: string; arguments: string; providerData?: ir.ProviderData }
+  | { kind: 'web-search'; part: ir.WebSearchPart; providerData?: undefined }
 
 /** The running snapshot of a response being streamed. */
 export interface StreamSnapshot {
@@ -79,7 +80,7 @@ export function foldEvent(snapshot: StreamSnapshot, event: ir.StreamEvent): void
     case 'text-delta':
     case 'reasoning-delta': {
       const block = snapshot.blocks.get(event.index)
-      if (block === undefined || block.kind === 'tool-call') return
+      if (block === undefined || block.kind === 'tool-call' || block.kind === 'web-search') return
       block.text += event.text
       mergeProviderData(block, event.providerData)
       return
@@ -96,6 +97,15 @@ export function foldEvent(snapshot: StreamSnapshot, event: ir.StreamEvent): void
     case 'tool-call-end': {
       const block = snapshot.blocks.get(event.index)
       if (block !== undefined) mergeProviderData(block, event.providerData)
+      if (event.type === 'text-end' && event.citations && block?.kind === 'text')
+        block.citations = [...(block.citations ?? []), ...event.citations]
+      return
+    }
+    case 'web-search': {
+      // Not a block: kept in arrival order under an index no block uses.
+      const index = -1 - snapshot.order.length
+      snapshot.order.push(index)
+      snapshot.blocks.set(index, { kind: 'web-search', part: event.part })
       return
     }
     case 'usage':
@@ -130,7 +140,11 @@ function toPart(block: Block): ir.AssistantPart {
         if (Object.keys(data).length > 0) part.providerData = data
         return part
       }
-      return withData({ type: 'text', text: block.text })
+      return withData(
+        block.citations
+          ? { type: 'text', text: block.text, citations: block.citations }
+          : { type: 'text', text: block.text },
+      )
     case 'reasoning':
       if (block.redactedData !== undefined) return withData({ type: 'redacted-reasoning', data: block.redactedData })
       return withData({ type: 'reasoning', text: block.text })
@@ -141,6 +155,8 @@ function toPart(block: Block): ir.AssistantPart {
         name: block.name,
         arguments: block.arguments === '' ? '{}' : block.arguments,
       })
+    case 'web-search':
+      return block.part
   }
 }
 

@@ -21,9 +21,15 @@ export function responseToEvents(response: ir.Response): ir.StreamEvent[] {
   const events: ir.StreamEvent[] = [start]
   response.content.forEach((part, index) => {
     switch (part.type) {
-      case 'text':
+      case 'text': {
         events.push(withData({ type: 'text-start', index }, part.providerData))
-        events.push({ type: 'text-delta', index, text: part.text }, { type: 'text-end', index })
+        const end: ir.TextEndEvent = { type: 'text-end', index }
+        if (part.citations) end.citations = part.citations
+        events.push({ type: 'text-delta', index, text: part.text }, end)
+        return
+      }
+      case 'web-search':
+        events.push({ type: 'web-search', part })
         return
       case 'refusal':
         events.push({

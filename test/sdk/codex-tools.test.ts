@@ -95,6 +95,31 @@ describe.each(pairs)('Codex 0.169 request → %s upstream (stream: %s)', (to, st
     expect(upstream.rejections.slice(before)).toEqual([])
     const message = (second.response.output as Json[]).find((item) => item.type === 'message')
     expect(message.content[0].text).toMatch(/^Done after/)
+    if (to === 'messages') {
+      // Anthropic's search: a web_search_call item, and the citation as a url_citation annotation.
+      const search = (second.response.output as Json[]).find((item) => item.type === 'web_search_call')
+      expect(search).toMatchObject({
+        status: 'completed',
+        action: {
+          type: 'search',
+          query: 'interlingua gateway',
+          sources: [
+            { type: 'url', url: 'https://example.com/interlingua' },
+            { type: 'url', url: 'https://example.org/other' },
+          ],
+        },
+      })
+      expect(message.content[0].annotations).toEqual([
+        {
+          type: 'url_citation',
+          start_index: 0,
+          end_index: message.content[0].text.length,
+          title: 'Interlingua',
+          url: 'https://example.com/interlingua',
+        },
+      ])
+      if (stream) expect(second.done.map((item) => item.type)).toEqual(['web_search_call', 'message'])
+    } else expect(message.content[0].annotations).toEqual([])
     const history = JSON.stringify(upstream.received.at(-1))
     expect(history).toContain('multi_agent_v1__spawn_agent')
     expect(history).toContain('agent a1 started')

@@ -213,6 +213,35 @@ function checkResults(format: FormatId, body: Json): string | undefined {
   return undefined
 }
 
+/** What Anthropic answers when its web_search server tool ran: the use, its (encrypted) results, cited text. */
+function anthropicSearch(text: string): ir.AssistantPart[] {
+  const id = `srvtoolu_${randomBytes(6).toString('hex')}`
+  const url = 'https://example.com/interlingua'
+  const use = { type: 'server_tool_use', id, name: 'web_search', input: { query: 'interlingua gateway' } }
+  const results = [
+    { type: 'web_search_result', url, title: 'Interlingua', encrypted_content: 'EqgB', page_age: null },
+    { type: 'web_search_result', url: 'https://example.org/other', title: 'Other', encrypted_content: 'EqgC' },
+  ]
+  const result = { type: 'web_search_tool_result', tool_use_id: id, content: results }
+  const citation = {
+    type: 'web_search_result_location',
+    url,
+    title: 'Interlingua',
+    encrypted_index: 'Eo8B',
+    cited_text: 'a gateway',
+  }
+  return [
+    {
+      type: 'web-search',
+      id,
+      queries: ['interlingua gateway'],
+      sources: [{ url }],
+      providerData: { messages: { blocks: [use, result] } },
+    },
+    { type: 'text', text, providerData: { messages: { citations: [citation] } } },
+  ]
+}
+
 export async function startStrictUpstream(options: StrictUpstreamOptions = {}): Promise<StrictUpstream> {
   const anthropicSignatures = new Map<string, string>()
   const geminiSignatures = new Set<string>()
@@ -285,10 +314,12 @@ export async function startStrictUpstream(options: StrictUpstreamOptions = {}): 
     const id = `resp_${++turn}`
     const usage = { inputTokens: 20, outputTokens: 10 }
     if (!script) {
+      const text = `Done after ${turn} turns.`
+      const searched = format === 'messages' && (body.tools ?? []).some((t: Json) => /^web_search_/.test(t.type))
       return {
         id,
         model,
-        content: [{ type: 'text', text: `Done after ${turn} turns.` }],
+        content: searched ? anthropicSearch(text) : [{ type: 'text', text }],
         finishReason: { unified: 'stop' },
         usage,
       }

@@ -8,6 +8,7 @@ import type * as ir from '../../ir/index.js'
 import { argumentsObject, toolCallFromObject } from '../../shared/tool-arguments.js'
 import { toMessagesToolId } from '../../shared/tool-ids.js'
 import type { WireBlock, WireSource } from './schema.js'
+import { webCitations } from './web-search.js'
 
 export type Json = Record<string, unknown>
 
@@ -41,7 +42,10 @@ const thinkingKeys = new Set(['type', 'thinking'])
 export const redactedKeys = new Set(['type', 'data'])
 
 export function decodeText(block: WireBlock): ir.TextPart {
-  return withData<ir.TextPart>({ type: 'text', text: block.text as string }, extrasOf(block, textKeys))
+  const part: ir.TextPart = { type: 'text', text: block.text as string }
+  const citations = webCitations(block.citations)
+  if (citations) part.citations = citations
+  return withData(part, extrasOf(block, textKeys))
 }
 
 function required(value: unknown, path: string): void {

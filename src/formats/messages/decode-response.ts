@@ -11,6 +11,7 @@ import { decodeAssistantBlock, type Json } from './blocks.js'
 import { toFinishReason } from './finish-reason.js'
 import { responseSchema } from './schema.js'
 import { decodeUsage, encodeUsage, type MessagesUsage } from './usage.js'
+import { searchQuery, webSearchPart } from './web-search.js'
 
 const known = new Set(Object.keys(responseSchema.shape))
 
@@ -44,7 +45,19 @@ export function decodeResponse(body: unknown): Converted<ir.Response> {
   const warnings: ir.Warning[] = []
   const content: ir.AssistantPart[] = []
   let hasToolCall = false
+  /** `server_tool_use` web search blocks by id, until their result arrives. */
+  const searches = new Map<string, { block: Json; index: number }>()
   wire.content.forEach((block, i) => {
+    if (block.type === 'server_tool_use' && block.name === 'web_search' && typeof block.id === 'string') {
+      searches.set(block.id, { block, index: i })
+      return
+    }
+    if (block.type === 'web_search_tool_result') {
+      const use = searches.get(String(block.tool_use_id))?.block
+      searches.delete(String(block.tool_use_id))
+      content.push(webSearchPart(block, use, searchQuery(use?.input)))
+      return
+    }
     const part = decodeAssistantBlock(block)
     if (part) {
       if (part.type === 'tool-call') hasToolCall = true
@@ -53,6 +66,13 @@ export function decodeResponse(body: unknown): Converted<ir.Response> {
       warnings.push({ type: 'dropped', path: `content[${i}]`, message: `${block.type} blocks have no IR equivalent` })
     }
   })
+  // A search whose result never came (a `pause_turn`) has nothing to show.
+  for (const { index } of searches.values())
+    warnings.push({
+      type: 'dropped',
+      path: `content[${index}]`,
+      message: 'server_tool_use blocks have no IR equivalent',
+    })
   const response: ir.Response = {
     id: wire.id,
     model: wire.model,

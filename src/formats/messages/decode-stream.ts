@@ -2,9 +2,11 @@
  * Anthropic Messages SSE → IR stream events. @see wire-formats.md §2.7, §4.3, §5.10
  *
  * Dispatch is on `data.type` (the event name is the fallback), like the official SDK. Wire block indices are
- * mapped to IR block indices (0-based, contiguous in start order). Server-tool blocks (`server_tool_use`,
- * `web_search_tool_result`, …) and unknown block types have no IR stream equivalent: their start, deltas and stop
- * are skipped entirely (a stream has no warnings channel; the non-streaming decoder reports them). Unknown event
+ * mapped to IR block indices (0-based, contiguous in start order). A web search (`server_tool_use` named
+ * `web_search`, its input streamed, then `web_search_tool_result` whole in its start) is one IR `web-search` event at
+ * the result; text citations of it ride on `text-end`. Other server-tool blocks and unknown block types have no IR
+ * stream equivalent: their start, deltas and stop are skipped entirely (a stream has no warnings channel; the
+ * non-streaming decoder reports them). Unknown event
  * and delta types are ignored, as the SDK does. Bad vendor data (malformed JSON, wrong shapes, a stream that ends
  * before `message_stop`) becomes an `error` event, never a stream error; nothing follows an error.
  */
@@ -17,6 +19,7 @@ import { extrasOf, redactedKeys, toolUseKeys, withData } from './blocks.js'
 import { decodeError } from './errors.js'
 import { toFinishReason } from './finish-reason.js'
 import { decodePartialUsage, decodeUsage, type MessagesUsage } from './usage.js'
+import { searchQuery, webCitations, webSearchPart } from './web-search.js'
 
 type Json = Record<string, unknown>
 
@@ -54,6 +57,9 @@ export function decodeStreamStep(): StreamStep<SseMessage, ir.StreamEvent> {
   let hasUsage = false
   let stopReason: string | null | undefined
   let stopSequence: string | undefined
+  /** `server_tool_use` web search blocks by wire index (input JSON as streamed), then by id once stopped. */
+  const searchInputs = new Map<number, { block: Json; input: string }>()
+  const searches = new Map<string, { block: Json; input: string }>()
 
   function mergeUsage(wire: unknown): void {
     if (!isRecord(wire)) return
@@ -65,7 +71,11 @@ export function decodeStreamStep(): StreamStep<SseMessage, ir.StreamEvent> {
   function endEvent(block: OpenBlock): ir.StreamEvent {
     if (block.kind === 'text') {
       const event: ir.TextEndEvent = { type: 'text-end', index: block.index }
-      if (block.citations) event.providerData = { messages: { citations: block.citations } }
+      if (block.citations) {
+        const citations = webCitations(block.citations)
+        if (citations) event.citations = citations
+        event.providerData = { messages: { citations: block.citations } }
+      }
       return event
     }
     if (block.kind === 'reasoning') {
@@ -131,7 +141,24 @@ export function decodeStreamStep(): StreamStep<SseMessage, ir.StreamEvent> {
         blocks.set(wireIndex, { kind: 'tool-call', index })
         break
       }
+      case 'web_search_tool_result': {
+        const id = String(block.tool_use_id)
+        const use = searches.get(id)
+        searches.delete(id)
+        const query = searchQuery(use?.input)
+        // The use block as the non-streamed answer has it (its input whole), for a messages client.
+        const whole = use
+          ? { ...use.block, input: query === undefined ? {} : JSON.parse(use.input as string) }
+          : undefined
+        out.push({ type: 'web-search', part: webSearchPart(block, whole, query) })
+        blocks.set(wireIndex, skipped)
+        return undefined
+      }
       default:
+        if (block.type === 'server_tool_use' && block.name === 'web_search' && typeof block.id === 'string') {
+          const input = isRecord(block.input) && Object.keys(block.input).length > 0 ? JSON.stringify(block.input) : ''
+          searchInputs.set(wireIndex, { block, input })
+        }
         blocks.set(wireIndex, skipped)
         return undefined
     }
@@ -142,7 +169,12 @@ export function decodeStreamStep(): StreamStep<SseMessage, ir.StreamEvent> {
   function blockDelta(data: Json, out: ir.StreamEvent[]): string | undefined {
     const block = isIndex(data.index) ? blocks.get(data.index) : undefined
     if (block === undefined) return `content_block_delta.index: no open block ${String(data.index)}`
-    if (block === skipped) return undefined
+    if (block === skipped) {
+      const search = searchInputs.get(data.index as number)
+      const delta = data.delta
+      if (search && isRecord(delta) && typeof delta.partial_json === 'string') search.input += delta.partial_json
+      return undefined
+    }
     const delta = data.delta
     if (!isRecord(delta)) return 'content_block_delta.delta: expected an object'
     const index = block.index
@@ -208,6 +240,11 @@ export function decodeStreamStep(): StreamStep<SseMessage, ir.StreamEvent> {
         else {
           blocks.delete(data.index as number)
           if (block !== skipped) out.push(endEvent(block))
+          const search = searchInputs.get(data.index as number)
+          if (search) {
+            searchInputs.delete(data.index as number)
+            searches.set(String(search.block.id), search)
+          }
         }
         break
       }

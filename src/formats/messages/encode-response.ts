@@ -65,6 +65,13 @@ export function encodeResponse(response: ir.Response, options?: EncodeResponseOp
         content.push({ type: 'text', text: part.text })
         warnings.push({ type: 'changed', path, message: 'refusal sent as a text block with stop_reason refusal' })
         break
+      case 'web-search': {
+        // Anthropic's own search goes back as it came (its encrypted results are replayable); another's cannot.
+        const blocks = part.providerData?.messages?.blocks
+        if (Array.isArray(blocks)) content.push(...(blocks as Json[]))
+        else warnings.push({ type: 'dropped', path, message: "another provider's web search has no messages blocks" })
+        break
+      }
       default:
         warnings.push({ type: 'dropped', path, message: `messages responses cannot hold ${part.type} parts` })
     }

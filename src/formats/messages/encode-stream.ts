@@ -22,7 +22,7 @@ import { encodeUsage } from './usage.js'
 type Json = Record<string, unknown>
 type BlockEvent = Exclude<
   ir.StreamEvent,
-  ir.MessageStartEvent | ir.UsageEvent | ir.FinishEvent | ir.ErrorEvent | ir.PingEvent
+  ir.MessageStartEvent | ir.UsageEvent | ir.FinishEvent | ir.ErrorEvent | ir.PingEvent | ir.WebSearchEvent
 >
 
 interface Block {
@@ -242,6 +242,29 @@ export function encodeStreamStep(options?: EncodeStreamOptions): StreamStep<ir.S
     }
   }
 
+  /**
+   * Anthropic's own search goes back as its blocks (the use with its input, the result whole in its start); another
+   * provider's search has no encrypted results a client could replay, so it is left out (its text still comes).
+   */
+  function webSearch(part: ir.WebSearchPart): void {
+    const blocks = part.providerData?.messages?.blocks
+    if (!Array.isArray(blocks)) return
+    if (!started) messageStart('msg_interlingua', '', undefined)
+    for (const wire of blocks as Json[]) {
+      const index = nextWireIndex++
+      const input = wire.type === 'server_tool_use' ? wire.input : undefined
+      const content_block = input === undefined ? wire : { ...wire, input: {} }
+      write('content_block_start', { type: 'content_block_start', index, content_block })
+      if (input !== undefined)
+        write('content_block_delta', {
+          type: 'content_block_delta',
+          index,
+          delta: { type: 'input_json_delta', partial_json: JSON.stringify(input) },
+        })
+      write('content_block_stop', { type: 'content_block_stop', index })
+    }
+  }
+
   function finish(finishReason: ir.FinishReason, stopSequence: string | undefined, final: ir.Usage | undefined): void {
     closeAll()
     mergeUsage(usage, final)
@@ -276,6 +299,9 @@ export function encodeStreamStep(options?: EncodeStreamOptions): StreamStep<ir.S
           return
         case 'ping':
           write('ping', { type: 'ping' })
+          return
+        case 'web-search':
+          webSearch(event.part)
           return
         default:
           route(event)

@@ -26,7 +26,14 @@ import { ResponsesDecoder } from './decode-stream.js'
 import { attachItem, reasoningItem } from './encode-items.js'
 import { applyStatus, responseShell } from './encode-response.js'
 import { streamErrorCode, streamErrorMessage } from './errors.js'
-import { callOutputItem, itemIdMaker, messageItem, outputTextPart, responseIdOf } from './output-items.js'
+import {
+  callOutputItem,
+  itemIdMaker,
+  messageItem,
+  outputTextPart,
+  responseIdOf,
+  webSearchItem,
+} from './output-items.js'
 import { attachEnvelope, mergeData } from './reasoning.js'
 import { type CallName, callNames } from './tool-names.js'
 import { encodeUsage } from './usage.js'
@@ -173,9 +180,14 @@ export class ResponsesEncoder implements StreamStep<ir.StreamEvent, SseFrame> {
         const item = this.open.get(event.index)
         if (!item) return
         item.part.providerData = mergeData(item.part.providerData, event.providerData)
+        if (event.type === 'text-end' && event.citations && item.part.type === 'text')
+          item.part.citations = [...(item.part.citations ?? []), ...event.citations]
         this.close(out, event.index, item)
         return
       }
+      case 'web-search':
+        this.webSearch(out, event.part)
+        return
       case 'usage':
         Object.assign(this.usage, event.usage)
         return
@@ -238,6 +250,23 @@ export class ResponsesEncoder implements StreamStep<ir.StreamEvent, SseFrame> {
     return item
   }
 
+  /** A web search the provider ran: its item added, the search's progress events, and done. */
+  private webSearch(out: SseFrame[], part: ir.WebSearchPart): void {
+    const outputIndex = this.outputCount++
+    const id = this.nextId('ws')
+    const item = webSearchItem(part, id)
+    this.emit(out, 'response.output_item.added', {
+      output_index: outputIndex,
+      item: { ...item, status: 'in_progress' },
+    })
+    const scope = { output_index: outputIndex, item_id: id }
+    this.emit(out, 'response.web_search_call.in_progress', scope)
+    this.emit(out, 'response.web_search_call.searching', scope)
+    this.emit(out, 'response.web_search_call.completed', scope)
+    this.emit(out, 'response.output_item.done', { output_index: outputIndex, item })
+    this.done[outputIndex] = item
+  }
+
   /** An item with no body (a signature carrier): added and done at once. */
   private standalone(out: SseFrame[], item: Wire): void {
     const outputIndex = this.outputCount++
@@ -256,6 +285,14 @@ export class ResponsesEncoder implements StreamStep<ir.StreamEvent, SseFrame> {
     let complete: Wire
     if (part.type === 'text' || part.type === 'refusal') {
       const wirePart = outputTextPart(part)
+      const annotations = (wirePart.annotations as unknown[] | undefined) ?? []
+      for (let i = 0; i < annotations.length; i++)
+        this.emit(out, 'response.output_text.annotation.added', {
+          ...scope,
+          content_index: 0,
+          annotation_index: i,
+          annotation: annotations[i],
+        })
       if (part.type === 'refusal')
         this.emit(out, 'response.refusal.done', { ...scope, content_index: 0, refusal: part.text })
       else this.emit(out, 'response.output_text.done', { ...scope, content_index: 0, text: part.text, logprobs: [] })

@@ -27,10 +27,32 @@ export function responseIdOf(id: string): string {
   return stem ? `resp_${stem}` : newId('resp_')
 }
 
+/** A text's annotations: its own (from a Responses upstream), else its citations as `url_citation`s. */
+export function annotationsOf(part: ir.TextPart): unknown[] {
+  const own = part.providerData?.[FORMAT]?.annotations
+  if (Array.isArray(own)) return own
+  return (part.citations ?? []).map((citation) => ({
+    type: 'url_citation',
+    start_index: citation.startIndex ?? 0,
+    end_index: citation.endIndex ?? part.text.length,
+    title: citation.title ?? citation.url,
+    url: citation.url,
+  }))
+}
+
 export function outputTextPart(part: ir.TextPart | ir.RefusalPart): Wire {
   if (part.type === 'refusal') return { type: 'refusal', refusal: part.text }
-  const annotations = part.providerData?.[FORMAT]?.annotations ?? []
-  return { type: 'output_text', annotations, logprobs: [], text: part.text }
+  return { type: 'output_text', annotations: annotationsOf(part), logprobs: [], text: part.text }
+}
+
+/** A `web_search_call` item: the provider's own item when it came from a Responses upstream. */
+export function webSearchItem(part: ir.WebSearchPart, id: string, status?: string): Wire {
+  const own = part.providerData?.[FORMAT]?.item as Wire | undefined
+  if (own) return { ...own, id, ...(status === undefined ? {} : { status }) }
+  const action: Wire = { type: 'search', query: part.queries[0] ?? '' }
+  if (part.queries.length > 1) action.queries = part.queries
+  action.sources = part.sources.map((source) => ({ type: 'url', url: source.url }))
+  return { id, type: 'web_search_call', status: status ?? (part.failed ? 'failed' : 'completed'), action }
 }
 
 export function messageItem(id: string, parts: Array<ir.TextPart | ir.RefusalPart>, status: string): Wire {
@@ -88,6 +110,7 @@ export function outputItems(
     }
     flush()
     if (part.type === 'reasoning' || part.type === 'redacted-reasoning') out.push(reasoningItem(part, nextId('rs')))
+    else if (part.type === 'web-search') out.push(webSearchItem(part, nextId('ws')))
     else if (part.type === 'tool-call') {
       const attach = attachEnvelope(part.providerData)
       if (attach) out.push(attachItem(attach, nextId('rs')))
