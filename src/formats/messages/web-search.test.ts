@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { convertResponse } from '../../convert.js'
-import { convertStream } from '../../stream/convert-stream.js'
+import { convertStream } from '../../convert-stream.js'
 import { decodeResponse } from './decode-response.js'
 import { encodeResponse } from './encode-response.js'
 
