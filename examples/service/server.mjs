@@ -19,6 +19,7 @@ const service = await createService({
   keyTokenLimit: config.keyTokenLimit,
   usageFlushMs: config.usageFlushMs,
   metricsToken: config.metricsToken,
+  logRetentionDays: config.logRetentionDays,
   logLevel: config.logLevel,
 })
 const server = createServer(service.listener)

@@ -5,11 +5,14 @@
 import { Hono } from 'hono'
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
 import { secureHeaders } from 'hono/secure-headers'
+import { mountActivity } from './console-activity.mjs'
 import { createListener, createServiceGateway } from './gateway.mjs'
 import { createKeyCache } from './keys.mjs'
 import { createLimiter, parseLimit, signInLimiter } from './limits.mjs'
 import { createOps } from './ops.mjs'
 import { codePage, css, icon, keysPage, messagePage, modelsPage, newKeyPage, signupPage, usagePage } from './pages.mjs'
+import { activityCss, usageChart } from './pages-activity.mjs'
+import { createRequestLog } from './request-log.mjs'
 import { emailKey, hmac, newApiKey, parseEmail, safeEqual, sha256, sixDigits, token } from './security.mjs'
 import { createReasoningEntries, createResponseStore } from './stores.mjs'
 import { createUsage, startCleanup } from './usage.mjs'
@@ -37,8 +40,9 @@ export async function createService(config) {
   // ── the gateway: keys cached in memory, limits in leased blocks, usage in batches, state in the database ──────────
   const keys = createKeyCache(db, config.keyCache)
   const limiter = createLimiter(db, { defaultRpm: config.keyRateLimit ?? 600, defaultTpm: config.keyTokenLimit })
-  const usage = createUsage(db, { usageFlushMs: config.usageFlushMs })
-  const cleanup = startCleanup(db)
+  const requestLog = createRequestLog(db, { retentionDays: config.logRetentionDays ?? 7 })
+  const usage = createUsage(db, { usageFlushMs: config.usageFlushMs, requestLog })
+  const cleanup = startCleanup(db, { retentionDays: requestLog.retentionDays })
   const ops = createOps({
     db,
     keys,
@@ -80,8 +84,9 @@ export async function createService(config) {
       referrerPolicy: 'same-origin',
     }),
   )
+  const stylesheet = css + activityCss
   app.get('/static/style.css', (c) =>
-    c.body(css, 200, { 'content-type': 'text/css; charset=utf-8', 'cache-control': 'public, max-age=3600' }),
+    c.body(stylesheet, 200, { 'content-type': 'text/css; charset=utf-8', 'cache-control': 'public, max-age=3600' }),
   )
   for (const path of ['/static/icon.svg', '/favicon.ico'])
     app.get(path, (c) =>
@@ -241,6 +246,9 @@ export async function createService(config) {
   app.use('/keys/*', signedIn)
   app.use('/models', signedIn)
   app.use('/usage', signedIn)
+  app.use('/logs', signedIn)
+  app.use('/account', signedIn)
+  app.use('/account/*', signedIn)
 
   const listKeys = (accountId) =>
     db.query(
@@ -360,8 +368,14 @@ export async function createService(config) {
        FROM usage_daily WHERE account_id = $1 AND day > current_date - 30`,
       [account.id],
     )
-    return c.html(usagePage({ account, csrf: account.csrf, rows, totals }))
+    const days = await db.query(
+      `SELECT day, sum(input_tokens + output_tokens) AS tokens, sum(requests) AS requests FROM usage_daily
+       WHERE account_id = $1 AND day > current_date - 30 GROUP BY day`,
+      [account.id],
+    )
+    return c.html(usagePage({ account, csrf: account.csrf, rows, totals, chart: usageChart(days) }))
   })
+  mountActivity(app, { db, keys, flushUsage, requestLog, forged, refused })
 
   // Everything the gateway serves (all four wire formats), on the same origin — for `fetch` callers; the Node
   // listener sends these paths to the gateway's fast path without going through Hono.

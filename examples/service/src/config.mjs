@@ -39,6 +39,8 @@ export function loadConfig(argv = process.argv.slice(2), env = process.env) {
     keyTokenLimit: positiveInteger(env.KEY_TOKEN_LIMIT, 'KEY_TOKEN_LIMIT'),
     usageFlushMs: positiveInteger(env.USAGE_FLUSH_MS, 'USAGE_FLUSH_MS') ?? 1000,
     metricsToken: env.METRICS_TOKEN || undefined,
+    logRetentionDays:
+      env.LOG_RETENTION_DAYS === '0' ? 0 : (positiveInteger(env.LOG_RETENTION_DAYS, 'LOG_RETENTION_DAYS') ?? 7),
     logLevel: logLevelOf(env.LOG_LEVEL),
     gatewayOptions,
     models,

@@ -40,10 +40,10 @@ export function createServiceGateway({ gatewayOptions, keys, limiter, usage, res
     ...(observe?.request ? { onRequest: observe.request } : {}),
     // Once per request, when its answer (a stream included) has ended, with the caller and the usage.
     onResponse(event) {
-      observe?.response?.(event)
       const caller = event.caller
+      const logged = caller ? usage.record(caller, event) : undefined
+      observe?.response?.(event, logged)
       if (!caller) return
-      usage.record(caller, event)
       const used = event.usage
       if (used) limiter.spend(caller, (used.inputTokens ?? 0) + (used.outputTokens ?? 0))
     },

@@ -16,7 +16,10 @@ const migrations = JSON.parse(readFileSync(new URL('../migrations/meta/_journal.
   .entries.length
 const levels = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 }
 
-/** A counter whose values live in a plain map (`add(labels…, n)`) and are read by prom-client at scrape time. */
+/**
+ * A counter whose values live in a plain map and are read by prom-client at scrape time: `add(joined, n)` where
+ * `joined` is the label values joined by NUL (no array or object per request).
+ */
 function mapCounter(registry, name, help, labelNames) {
   const values = new Map()
   new client.Counter({
@@ -32,8 +35,7 @@ function mapCounter(registry, name, help, labelNames) {
       }
     },
   })
-  return (labels, n = 1) => {
-    const joined = labels.join('\u0000')
+  return (joined, n = 1) => {
     values.set(joined, (values.get(joined) ?? 0) + n)
   }
 }
@@ -121,23 +123,29 @@ export function createOps({ db, keys, limiter, metricsToken, logLevel = 'info', 
   const threshold = levels[logLevel] ?? levels.info
   const out = write ?? ((text) => process.stdout.write(text))
   let buffered = []
-  /** Request lines not written yet, by request id: a JSON answer's first byte is timed after its `onResponse`. */
+  /**
+   * What waits for a request's first byte, by request id: its log line and its request-log row (a JSON answer's first
+   * byte is written just after its `onResponse`). Forgotten every 100 ms.
+   */
   let unwritten = new Map()
   const flushLogs = () => {
     if (buffered.length === 0) return
     const text = buffered.map((line) => `${JSON.stringify(line)}\n`).join('')
     buffered = []
-    unwritten = new Map()
     out(text)
   }
-  const logTimer = setInterval(flushLogs, 100)
+  const logTimer = setInterval(() => {
+    flushLogs()
+    unwritten = new Map()
+  }, 100)
   logTimer.unref()
   function log(level, fields) {
     if (levels[level] < threshold) return
-    const line = { time: new Date().toISOString(), level, ...fields }
-    buffered.push(line)
+    fields.time = new Date().toISOString()
+    fields.level = level
+    buffered.push(fields)
     if (buffered.length >= 1000) flushLogs()
-    return line
+    return fields
   }
 
   // ── the gateway's hooks ──────────────────────────────────────────────────────────────────────────────────────────
@@ -146,46 +154,55 @@ export function createOps({ db, keys, limiter, metricsToken, logLevel = 'info', 
     request(event) {
       if (event.stream) open++
     },
-    response(event) {
+    /** `logged`: the request's row in the request log, if any (its first byte filled in here). */
+    response(event, logged) {
       if (event.stream && !event.refused) open--
       const model = event.model ?? `(${event.kind})`
-      requests([event.format, model, String(event.status)])
+      requests(`${event.format}\u0000${model}\u0000${event.status}`)
       latency.observe(event.latencyMs / 1000)
       const usage = event.usage
       if (usage) {
-        if (usage.inputTokens) tokens(['input', model], usage.inputTokens)
-        if (usage.outputTokens) tokens(['output', model], usage.outputTokens)
-        if (usage.cachedInputTokens) tokens(['cached', model], usage.cachedInputTokens)
-        if (usage.reasoningTokens) tokens(['reasoning', model], usage.reasoningTokens)
+        if (usage.inputTokens) tokens(`input\u0000${model}`, usage.inputTokens)
+        if (usage.outputTokens) tokens(`output\u0000${model}`, usage.outputTokens)
+        if (usage.cachedInputTokens) tokens(`cached\u0000${model}`, usage.cachedInputTokens)
+        if (usage.reasoningTokens) tokens(`reasoning\u0000${model}`, usage.reasoningTokens)
       }
       // An upstream's failure: an HTTP error it caused (5xx, its 429) or an error inside a started stream — not the
       // client's own mistakes (400, 403, 404).
       const status = event.status
       if (event.error && event.upstream && !event.refused && (status >= 500 || status === 429 || status < 400))
-        upstreamErrors([event.upstream, event.error])
+        upstreamErrors(`${event.upstream}\u0000${event.error}`)
       const ttfb = firstBytes.get(event.requestId)
       firstBytes.delete(event.requestId)
+      if (logged && ttfb !== undefined) logged.firstByteMs = ttfb
       const level = event.status >= 500 ? 'error' : 'info'
-      if (levels[level] < threshold) return
-      const line = log(level, {
-        msg: 'request',
-        requestId: event.requestId,
-        kind: event.kind,
-        format: event.format,
-        model: event.model,
-        upstream: event.upstream,
-        stream: event.stream ?? false,
-        status: event.status,
-        ...(event.error ? { error: event.error } : {}),
-        ...(event.refused ? { refused: event.refused } : {}),
-        latencyMs: event.latencyMs,
-        ...(ttfb !== undefined ? { firstByteMs: ttfb } : {}),
-        keyId: event.caller?.id,
-        accountId: event.caller?.accountId,
-        ...(usage ? { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens } : {}),
-      })
-      if (ttfb === undefined) unwritten.set(event.requestId, line)
+      const line = levels[level] >= threshold ? requestLine(level, event, usage, ttfb) : undefined
+      if (ttfb === undefined && (line || logged)) unwritten.set(event.requestId, [line, logged])
     },
+  }
+  /** The request's log line: the fields in a fixed order, absent ones left out. */
+  function requestLine(level, event, usage, ttfb) {
+    const line = {
+      time: '',
+      level,
+      msg: 'request',
+      requestId: event.requestId,
+      kind: event.kind,
+      format: event.format,
+      model: event.model,
+      upstream: event.upstream,
+      stream: event.stream ?? false,
+      status: event.status,
+      error: event.error,
+      refused: event.refused,
+      latencyMs: event.latencyMs,
+      firstByteMs: ttfb,
+      keyId: event.caller?.id,
+      accountId: event.caller?.accountId,
+      inputTokens: usage?.inputTokens,
+      outputTokens: usage?.outputTokens,
+    }
+    return log(level, line)
   }
 
   /**
@@ -201,12 +218,14 @@ export function createOps({ db, keys, limiter, metricsToken, logLevel = 'info', 
         firstByte.observe(ms / 1000)
         const headers = rest.at(-1)
         const id = Array.isArray(headers) ? undefined : headers?.['x-request-id']
-        if (id && threshold <= levels.error) {
+        if (id) {
           const rounded = Math.round(ms * 100) / 100
-          const line = unwritten.get(id)
-          if (line)
-            line.firstByteMs = rounded // a JSON answer: its line was made just before
-          else {
+          const waiting = unwritten.get(id)
+          if (waiting) {
+            // A JSON answer: its line and row were made just before.
+            for (const target of waiting) if (target) target.firstByteMs = rounded
+            unwritten.delete(id)
+          } else {
             if (firstBytes.size > 10_000) firstBytes.clear() // answers whose request never reached the hooks
             firstBytes.set(id, rounded) // a stream: its line comes when it ends
           }
@@ -243,7 +262,7 @@ export function createOps({ db, keys, limiter, metricsToken, logLevel = 'info', 
       ready().then(
         () => send(res, 200, 'application/json', '{"status":"ready"}'),
         (error) => {
-          log('warn', { msg: 'not ready', reason: error.message })
+          log('warn', { time: '', level: 'warn', msg: 'not ready', reason: error.message })
           send(res, 503, 'application/json', JSON.stringify({ status: 'unavailable', reason: 'database' }))
         },
       )

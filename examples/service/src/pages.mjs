@@ -139,6 +139,7 @@ input.key{font-family:var(--mono);font-size:15px;padding:13px 14px;background:#f
   .brand small{display:none}
   .top .who{display:none}
   .top nav{order:3;width:100%;margin:0 -12px;padding-bottom:6px;overflow-x:auto}
+  .top nav{gap:0}.top nav a{padding:8px 9px;font-size:15px}
   main{padding:22px 16px 36px}
   h1{font-size:22px}
   .card{padding:18px 16px;border-radius:10px}
@@ -164,7 +165,7 @@ input.key{font-family:var(--mono);font-size:15px;padding:13px 14px;background:#f
 }
 `
 
-function layout({ title, account, active, csrf, flash }, body) {
+export function layout({ title, account, active, csrf, flash }, body) {
   const link = (href, label) =>
     html`<a href="${href}"${active === href ? raw(' class="on" aria-current="page"') : ''}>${label}</a>`
   return html`<!doctype html>
@@ -173,7 +174,7 @@ function layout({ title, account, active, csrf, flash }, body) {
 <body><header class="top"><div class="bar"><a class="brand" href="/"><span class="mark" aria-hidden="true"></span>interlingua<small>console</small></a>
 ${
   account
-    ? html`<nav aria-label="Console">${link('/keys', 'API keys')}${link('/models', 'Models')}${link('/usage', 'Usage')}</nav>
+    ? html`<nav aria-label="Console">${link('/keys', 'API keys')}${link('/models', 'Models')}${link('/usage', 'Usage')}${link('/logs', 'Logs')}${link('/account', 'Account')}</nav>
 <form method="post" action="/signout"><input type="hidden" name="csrf" value="${csrf}"><span class="who">${account.email}</span><button type="submit">Sign out</button></form>`
     : ''
 }
@@ -344,13 +345,14 @@ ${models.map((m) => html`<tr><td class="first" data-label="Model"><code>${m.id}<
   )
 }
 
-export function usagePage({ account, csrf, rows, totals }) {
+export function usagePage({ account, csrf, rows, totals, chart = '' }) {
   const n = (v) => Number(v ?? 0).toLocaleString('en-US')
   const stat = (label, value) => html`<div><dt>${label}</dt><dd>${n(value)}</dd></div>`
   return layout(
     { title: 'Usage', account, active: '/usage', csrf },
     html`<div class="head"><h1>Usage</h1><p class="lead">The last 30 days, per key, model and day. Streamed answers are counted when they end.</p></div>
 <dl class="stats">${stat('Requests', totals.requests)}${stat('Errors', totals.errors)}${stat('Input tokens', totals.input_tokens)}${stat('Output tokens', totals.output_tokens)}</dl>
+${chart}
 <section class="card" aria-labelledby="daily"><div class="card-head"><h2 id="daily">By day</h2></div>${
       rows.length === 0
         ? html`<div class="empty"><b>No requests yet</b><p>Requests made with your keys show up here within seconds.</p></div>`

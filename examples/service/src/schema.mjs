@@ -7,6 +7,8 @@
 import { sql } from 'drizzle-orm'
 import {
   bigint,
+  bigserial,
+  boolean,
   date,
   foreignKey,
   index,
@@ -168,3 +170,37 @@ export const storedResponses = stateTable('stored_responses', 'body')
 export const storedItems = stateTable('stored_items', 'item')
 /** The gateway's reasoning entries (chat clients that drop `reasoning_details`): by scope and first tool-call id. */
 export const storedReasoning = stateTable('stored_reasoning', 'details')
+
+/**
+ * The request log (`/logs`): one row per API request of a key — never the prompt or the answer — written with the
+ * usage batches, kept LOG_RETENTION_DAYS (7) days by the periodic clean-up.
+ */
+export const requestLog = pgTable(
+  'request_log',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    accountId: uuid('account_id').notNull(),
+    keyId: uuid('key_id').notNull(),
+    at: timestamptz('at').notNull(),
+    kind: text('kind').notNull(),
+    format: text('format').notNull(),
+    model: text('model').notNull(),
+    upstream: text('upstream'),
+    stream: boolean('stream').notNull().default(false),
+    status: integer('status').notNull(),
+    latencyMs: integer('latency_ms').notNull(),
+    firstByteMs: integer('first_byte_ms'),
+    inputTokens: integer('input_tokens').notNull().default(0),
+    outputTokens: integer('output_tokens').notNull().default(0),
+  },
+  (t) => [
+    foreignKey({ name: 'request_log_account_id_fkey', columns: [t.accountId], foreignColumns: [accounts.id] }).onDelete(
+      'cascade',
+    ),
+    foreignKey({ name: 'request_log_key_id_fkey', columns: [t.keyId], foreignColumns: [apiKeys.id] }).onDelete(
+      'cascade',
+    ),
+    index('request_log_account_at').on(t.accountId, t.at),
+    index('request_log_at').on(t.at),
+  ],
+)

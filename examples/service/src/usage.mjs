@@ -13,7 +13,7 @@ const kindNames = {
   'get-response': 'stored response',
 }
 
-export function createUsage(db, { usageFlushMs = 1000 } = {}) {
+export function createUsage(db, { usageFlushMs = 1000, requestLog } = {}) {
   /**
    * Usage is counted in memory per (account, key, model, UTC day) and written in one multi-row upsert every
    * `usageFlushMs` (default 1 s), before this instance renders a usage page, and at `close()`. A failed write keeps
@@ -22,9 +22,12 @@ export function createUsage(db, { usageFlushMs = 1000 } = {}) {
    * instances' usage shows up to `usageFlushMs` late; a process killed without `close()` loses at most that much.
    */
   let pending = new Map()
-  /** One request's usage, added to its key's pending counts for the day (errors counted, tokens summed). */
   let day = ''
   let dayEnds = 0
+  /**
+   * One request's usage, added to its key's pending counts for the day (errors counted, tokens summed), and its row in
+   * the request log (returned, so its first byte can be filled in).
+   */
   function record(caller, event) {
     const usage = event.usage ?? {}
     const now = Date.now()
@@ -57,6 +60,7 @@ export function createUsage(db, { usageFlushMs = 1000 } = {}) {
     row.output += usage.outputTokens ?? 0
     row.cached += usage.cachedInputTokens ?? 0
     row.reasoning += usage.reasoningTokens ?? 0
+    return requestLog?.add(caller, event, model)
   }
   const upsertUsage = (rows) =>
     db.query(
@@ -108,7 +112,10 @@ export function createUsage(db, { usageFlushMs = 1000 } = {}) {
   let flushing = Promise.resolve()
   /** Writes every pending count (after any write under way); resolves when done, never rejects. */
   const flushUsage = () => {
-    flushing = flushing.then(writeUsage).catch((error) => console.error('[service] usage flush failed:', error.message))
+    flushing = flushing
+      .then(writeUsage)
+      .then(() => requestLog?.write())
+      .catch((error) => console.error('[service] usage flush failed:', error.message))
     return flushing
   }
   const timer = setInterval(flushUsage, usageFlushMs)
@@ -126,12 +133,13 @@ export function createUsage(db, { usageFlushMs = 1000 } = {}) {
 }
 
 /**
- * Deletes what has expired — rate-limit windows older than two minutes, stored responses, items and reasoning past
+ * Deletes what has expired — request-log rows older than `retentionDays`, rate-limit windows older than two minutes, stored responses, items and reasoning past
  * their expiry — every `everyMs` (a minute), in the background: never per request. Every instance runs it; the
  * deletes are idempotent.
  */
-export function startCleanup(db, { everyMs = 60_000 } = {}) {
+export function startCleanup(db, { everyMs = 60_000, retentionDays = 7 } = {}) {
   const statements = [
+    `DELETE FROM request_log WHERE at < now() - interval '${Math.max(0, Math.floor(retentionDays))} days'`,
     `DELETE FROM key_windows WHERE window_start < now() - interval '2 minutes'`,
     'DELETE FROM stored_responses WHERE expires_at < now()',
     'DELETE FROM stored_items WHERE expires_at < now()',

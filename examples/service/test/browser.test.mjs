@@ -267,7 +267,33 @@ describe.each(databases)('the console in Chromium, on %s', (databaseKind) => {
     expect(await total('Errors')).toBe(0)
     expect(await total('Input tokens')).toBe(input)
     expect(await total('Output tokens')).toBe(output)
+    // The chart: an inline SVG (no script), today's bar the only one, its summary the accessible name.
+    const chart = alice.getByRole('img', { name: /Tokens and requests per day/ })
+    expect(await chart.getAttribute('aria-label')).toContain(
+      `${(input + output).toLocaleString('en-US')} tokens, 6 requests`,
+    )
+    expect(await alice.locator('svg rect.bar[height]:not([height="0.0"])').count()).toBe(1)
     await shot(alice, 'usage')
+  })
+
+  it('the request log shows each request: key, model, client, upstream, status, latency, first byte, tokens', async () => {
+    await alice.getByRole('link', { name: 'Logs' }).click()
+    await alice.waitForURL(`${base}/logs`)
+    const rows = alice.getByRole('row', { name: new RegExp(keyName) })
+    expect(await rows.count()).toBe(6)
+    const texts = await rows.allInnerTexts()
+    for (const text of texts) {
+      expect(text).toContain(model)
+      expect(text).toMatch(/\b200\b/)
+      expect(text).toMatch(/\d+ ms/)
+    }
+    // Three client formats, three of them streamed; the embedded mock model upstream.
+    for (const format of ['chat-completions', 'messages', 'content-generation'])
+      expect(texts.filter((text) => text.includes(format))).toHaveLength(2)
+    expect(texts.filter((text) => /stream/.test(text))).toHaveLength(3)
+    expect(texts.every((text) => text.includes('mock'))).toBe(true)
+    expect(await alice.content()).not.toContain(key)
+    await shot(alice, 'logs')
   })
 
   it('a second account cannot see, revoke (by a tampered form) or account for the first one’s keys', async () => {
@@ -401,6 +427,40 @@ describe.each(databases)('the console in Chromium, on %s', (databaseKind) => {
     await shot(carol, 'code-run-out')
     await carol.goto(`${base}/keys`)
     expect(new URL(carol.url()).pathname).toBe('/signup')
+  })
+
+  it('deleting an account takes the typed address; then its keys, usage, log and sessions are gone', async () => {
+    const erin = await newPage()
+    await signUp(erin, 'erin@example.com')
+    await erin.getByLabel('Name').fill('erin key')
+    await erin.getByRole('button', { name: 'Create key' }).click()
+    const erinKey = await erin.locator('input[name="key"]').inputValue()
+    await sdks(erinKey).openai.chat.completions.create({ model, messages: [{ role: 'user', content: 'hi' }] })
+    const [{ id: erinId }] = await service.db.query(`SELECT id FROM accounts WHERE email = 'erin@example.com'`)
+    await erin.goto(`${base}/logs`) // written to the database on the way (usage and the request log)
+    expect(await erin.getByRole('row', { name: /erin key/ }).count()).toBe(1)
+    await erin.goto(`${base}/account`)
+    await shot(erin, 'account')
+    await erin.getByLabel(/Type your e-mail address/).fill('someone@example.com')
+    await erin.getByRole('button', { name: 'Delete my account' }).click()
+    await expect.poll(() => erin.getByRole('status').innerText()).toMatch(/Nothing was deleted/)
+    await erin.getByLabel(/Type your e-mail address/).fill('Erin@Example.com')
+    await erin.getByRole('button', { name: 'Delete my account' }).click()
+    await expect.poll(() => erin.getByRole('heading', { level: 1 }).innerText()).toBe('Your account was deleted')
+    await shot(erin, 'account-deleted')
+    await erin.goto(`${base}/keys`)
+    expect(new URL(erin.url()).pathname).toBe('/signup')
+    const refused = await sdks(erinKey)
+      .openai.chat.completions.create({ model, messages: [{ role: 'user', content: 'hi' }] })
+      .catch((error) => error)
+    expect(refused.status).toBe(401)
+    for (const table of ['api_keys', 'sessions', 'usage_daily', 'request_log'])
+      expect(await service.db.query(`SELECT count(*)::int AS n FROM ${table} WHERE account_id = $1`, [erinId])).toEqual(
+        [{ n: 0 }],
+      )
+    expect(await service.db.query('SELECT count(*)::int AS n FROM accounts WHERE id = $1', [erinId])).toEqual([
+      { n: 0 },
+    ])
   })
 
   it('no page logged an error in the browser console (CSP violations, missing files)', () => {

@@ -1,0 +1,64 @@
+/**
+ * The console's activity routes: the request log (`/logs`) and the account page with "delete my account"
+ * (`/account`, `POST /account/delete`). Mounted by src/app.mjs behind its session check, with its CSRF check.
+ */
+import { deleteCookie } from 'hono/cookie'
+import { messagePage } from './pages.mjs'
+import { accountPage, logsPage } from './pages-activity.mjs'
+import { emailKey } from './security.mjs'
+
+export function mountActivity(app, { db, keys, flushUsage, requestLog, forged, refused }) {
+  app.get('/logs', async (c) => {
+    const account = c.get('account')
+    await flushUsage() // this instance's latest requests are on the page at once
+    const rows = await db.query(
+      `SELECT l.at, k.name AS key_name, l.model, l.format, l.upstream, l.stream, l.status, l.latency_ms, l.first_byte_ms,
+         l.input_tokens, l.output_tokens
+       FROM request_log l JOIN api_keys k ON k.id = l.key_id WHERE l.account_id = $1 ORDER BY l.at DESC, l.id DESC LIMIT 100`,
+      [account.id],
+    )
+    return c.html(logsPage({ account, csrf: account.csrf, rows, retentionDays: requestLog.retentionDays }))
+  })
+  const accountView = async (c, flash, status = 200) => {
+    const account = c.get('account')
+    const [counts] = await db.query('SELECT count(*)::int AS keys FROM api_keys WHERE account_id = $1', [account.id])
+    return c.html(accountPage({ account, csrf: account.csrf, flash, counts }), status)
+  }
+  app.get('/account', (c) => accountView(c))
+  /**
+   * Deletes the account and all it owns (keys, usage, request log, sessions: foreign keys with ON DELETE CASCADE; its
+   * pending sign-in code; its conversation state) once the address is typed. Its keys stop working on every instance
+   * within a second (the database's notification).
+   */
+  app.post('/account/delete', async (c) => {
+    const account = c.get('account')
+    const form = await c.req.parseBody()
+    if (forged(c, form, account.csrf)) return refused(c)
+    if (
+      String(form.confirm ?? '')
+        .trim()
+        .toLowerCase() !== account.email.toLowerCase()
+    )
+      return accountView(
+        c,
+        { kind: 'error', text: 'The address you typed is not this account’s. Nothing was deleted.' },
+        400,
+      )
+    await flushUsage()
+    const keyRows = await db.query('SELECT id FROM api_keys WHERE account_id = $1', [account.id])
+    const scopes = keyRows.map((key) => `caller:${key.id}`)
+    for (const table of ['stored_responses', 'stored_items', 'stored_reasoning'])
+      await db.query(`DELETE FROM ${table} WHERE scope = ANY($1::text[])`, [scopes])
+    await db.query('DELETE FROM login_codes WHERE email_key = $1', [emailKey(account.email)])
+    await db.query('DELETE FROM accounts WHERE id = $1', [account.id])
+    keys.forgetAccount(account.id)
+    deleteCookie(c, 'sid', { path: '/' })
+    return c.html(
+      messagePage({
+        title: 'Your account was deleted',
+        text: 'The account, its keys, usage, request log and sessions are gone. You can sign up again at any time.',
+        link: { href: '/signup', label: 'Back to sign-in' },
+      }),
+    )
+  })
+}
