@@ -15,6 +15,7 @@ import type * as ir from '../src/ir/index.js'
 import type { FormatId } from '../src/ir/index.js'
 import type { Json } from './gateway-helpers.js'
 import { type Running, serve } from './sdk/servers.js'
+import { type StrictUpstream, startStrictUpstream, strictGatewayOptions, strictModels } from './sdk/strict-upstreams.js'
 
 const fixture = (name: string): Json =>
   JSON.parse(readFileSync(join(import.meta.dirname, 'fixtures', 'messages', `${name}.request.json`), 'utf8'))
@@ -152,5 +153,31 @@ describe('a system entry holding anything but text', () => {
     const error = (await response.json()) as Json
     expect(error.type).toBe('error')
     expect(error.error.message).toMatch(/^messages\[1\]\.content\[0\]\.type: a system message holds only text blocks/)
+  })
+})
+
+describe('accepted by the strict upstream stand-ins (tools, tool-result pairing, signatures)', () => {
+  let strict: StrictUpstream
+  let gateway: Running
+  beforeAll(async () => {
+    strict = await startStrictUpstream()
+    gateway = await serve(createGateway(strictGatewayOptions(strict.url)).fetch)
+  })
+  afterAll(async () => {
+    await gateway?.close()
+    await strict?.close()
+  })
+
+  it.each(Object.values(strictModels))('%s: turn 1 calls a tool, turn 2 with its result is answered', async (model) => {
+    const client = new Anthropic({ apiKey: 'client-key', baseURL: gateway.url, maxRetries: 0 })
+    const first = await client.beta.messages.stream({ ...turn1, model } as Json).finalMessage()
+    expect(first.stop_reason).toBe('tool_use')
+    const call = first.content.at(-1) as Json
+    const [user, environment, , result] = turn2.messages
+    const toolResult = { ...result, content: [{ ...result.content[0], tool_use_id: call.id }] }
+    const messages = [user, environment, { role: 'assistant', content: first.content }, toolResult]
+    const second = await client.beta.messages.stream({ ...turn2, model, messages } as Json).finalMessage()
+    expect(second.stop_reason).toBe('end_turn')
+    expect(strict.rejections).toEqual([])
   })
 })
