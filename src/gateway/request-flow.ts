@@ -38,10 +38,12 @@ import type { MockModel } from './mock-model.js'
 import type { GatewayContext, GatewayOptions, GatewayResponseEvent, Refusal } from './options.js'
 import type { ReasoningStore } from './reasoning-store.js'
 import type { ResponseStore } from './response-store.js'
-import { expandState, inputItems, recordAnswer } from './responses-state.js'
+import { expandState, inputItems, mayReferToState, recordAnswer } from './responses-state.js'
 import { guessClientFormat, listedModels, resolveModel, staticUpstreamFormat } from './routing.js'
 import { headOf, parseJsonBody, type RequestHead, validatedHead } from './translate-request.js'
 import { warningsHeader } from './warnings.js'
+
+type Json = Record<string, unknown>
 
 /** The authorization of every request when no key is required (no `await` for it). */
 const noKeyRequired: Authorization = Object.freeze({})
@@ -209,26 +211,25 @@ export class RequestFlow {
     }
     const sameFormat = resolved.upstream.format === format.id
     if (!sameFormat) decoded ??= format.decodeRequest(body, route)
-    // Responses state (previous_response_id, item_reference) through the optional store; a Responses upstream keeps its own.
+    // Responses state (previous_response_id, item_reference) through the store. A Responses upstream keeps its own: it
+    // gets only what this gateway stored expanded (a conversation begun on another provider), the rest as sent.
     let record: { input: unknown[]; scope: string; store: ResponseStore } | undefined
-    if (this.responseStore && format.id === 'responses' && route.kind === 'generate' && !sameFormat) {
+    let passthroughText = sameFormat ? text : undefined
+    const store = format.id === 'responses' && route.kind === 'generate' ? this.responseStore : undefined
+    if (store && !sameFormat) {
       const scope = storeScope(exchange)
-      body = await expandState(body as Record<string, unknown>, this.responseStore, scope)
+      body = await expandState(body as Record<string, unknown>, store, scope)
       decoded = format.decodeRequest(body, route)
-      if ((body as Record<string, unknown>).store !== false) {
-        record = { input: inputItems(body as Record<string, unknown>), scope, store: this.responseStore }
+      if ((body as Record<string, unknown>).store !== false) record = { input: inputItems(body as Json), scope, store }
+    } else if (store && mayReferToState(text)) {
+      const expanded = await expandState(body as Json, store, storeScope(exchange), true)
+      if (expanded) {
+        body = expanded
+        passthroughText = undefined
       }
     }
-    // Passthrough forwards the text as received; never after the store rewrote the body (other formats only).
-    const answer = await this.respondTo(
-      exchange,
-      body,
-      sameFormat ? text : undefined,
-      head,
-      decoded,
-      resolved,
-      onWarning,
-    )
+    // Passthrough forwards the text as received, unless the store rewrote the body.
+    const answer = await this.respondTo(exchange, body, passthroughText, head, decoded, resolved, onWarning)
     return record ? recordAnswer(answer, record.input, record.store, record.scope) : answer
   }
 

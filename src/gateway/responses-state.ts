@@ -16,9 +16,23 @@ function notFound(param: string, message: string): never {
 
 /**
  * The request with `previous_response_id` replaced by the stored input + output it names (the Open Responses
- * definition; `instructions` are not carried over), and each `item_reference` by the stored item. 400 when missing.
+ * definition; `instructions` are not carried over), and each `item_reference` by the stored item. 400 when missing —
+ * or, with `keepMissing` (a Responses upstream, which has its own store), left as it is for the upstream; then
+ * undefined when nothing was expanded.
  */
-export async function expandState(body: Json, store: ResponseStore, scope: string): Promise<Json> {
+export async function expandState(body: Json, store: ResponseStore, scope: string): Promise<Json>
+export async function expandState(
+  body: Json,
+  store: ResponseStore,
+  scope: string,
+  keepMissing: true,
+): Promise<Json | undefined>
+export async function expandState(
+  body: Json,
+  store: ResponseStore,
+  scope: string,
+  keepMissing = false,
+): Promise<Json | undefined> {
   const out: Json = { ...body }
   let input: unknown[] =
     typeof body.input === 'string'
@@ -26,25 +40,36 @@ export async function expandState(body: Json, store: ResponseStore, scope: strin
       : Array.isArray(body.input)
         ? [...body.input]
         : []
+  let expanded = false
   const previous = body.previous_response_id
   if (typeof previous === 'string') {
     const stored = await store.get(scope, previous)
-    if (!stored) notFound('previous_response_id', `Previous response with id '${previous}' not found.`)
-    const output = Array.isArray(stored.response.output) ? stored.response.output : []
-    input = [...stored.input, ...output, ...input]
-    delete out.previous_response_id
+    if (stored) {
+      const output = Array.isArray(stored.response.output) ? stored.response.output : []
+      input = [...stored.input, ...output, ...input]
+      delete out.previous_response_id
+      expanded = true
+    } else if (!keepMissing) notFound('previous_response_id', `Previous response with id '${previous}' not found.`)
   }
   for (let i = 0; i < input.length; i++) {
     const item = input[i] as Json | null
     if (item?.type !== 'item_reference') continue
     const found = typeof item.id === 'string' ? await store.item(scope, item.id) : undefined
-    if (found === undefined) {
+    if (found !== undefined) {
+      input[i] = found
+      expanded = true
+    } else if (!keepMissing) {
       notFound(`input[${i}]`, `Item with id '${String(item.id)}' not found: it was not stored here, or it expired.`)
     }
-    input[i] = found
   }
-  if (typeof previous === 'string' || Array.isArray(body.input)) out.input = input
+  if (keepMissing && !expanded) return undefined
+  if (expanded || Array.isArray(body.input)) out.input = input
   return out
+}
+
+/** Whether a Responses body's text may refer to stored state (one scan each; a body without either is not walked). */
+export function mayReferToState(text: string): boolean {
+  return text.includes('"item_reference"') || text.includes('"previous_response_id"')
 }
 
 /** The input items a request's answer is stored with. */

@@ -5,8 +5,12 @@
  * the real services do. Turn 2 goes to the other provider in the client's own format — a passthrough — and must be
  * accepted: the gateway forwards only that provider's own reasoning (DESIGN §4.1, §4.3).
  */
+
+import { createOpenAI } from '@ai-sdk/openai'
 import Anthropic from '@anthropic-ai/sdk'
 import { GoogleGenAI } from '@google/genai'
+import { generateText, jsonSchema, type ModelMessage, stepCountIs, tool } from 'ai'
+import OpenAI from 'openai'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createGateway } from '../../src/gateway/create-gateway.js'
 import type { Json } from '../gateway-helpers.js'
@@ -23,10 +27,12 @@ beforeAll(async () => {
     upstreams: {
       anthropic: { format: 'messages' as const, baseURL: upstream.url, apiKey: 'up-anthropic' },
       gemini: { format: 'content-generation' as const, baseURL: upstream.url, apiKey: 'up-gemini' },
+      openai: { format: 'responses' as const, baseURL: `${upstream.url}/v1`, apiKey: 'up-openai' },
     },
     models: {
       'claude-sonnet-5-5': { upstream: 'anthropic', model: 'claude-sonnet-5-5' },
       'gemini-3-pro': { upstream: 'gemini', model: 'gemini-3-pro' },
+      'gpt-5': { upstream: 'openai', model: 'gpt-5' },
     },
     apiKeys: ['client-key'],
     onWarning: (warning: { message: string }) => warnings.push(warning.message),
@@ -129,5 +135,58 @@ describe('@google/genai: turn 1 from Anthropic, turn 2 to Gemini', () => {
     expect(upstream.rejections.slice(before)).toEqual([])
     const assistant = ((upstream.received.at(-1) as Json).messages as Json[]).find((m) => m.role === 'assistant')
     expect(assistant.content[0]).toMatchObject({ type: 'thinking', signature: expect.stringMatching(/^EqQB/) })
+  })
+})
+
+describe('Responses clients: turn 1 from Anthropic, turn 2 to OpenAI (a Responses upstream)', () => {
+  it('openai SDK replaying the whole input: the envelope reasoning item is left out', async () => {
+    const before = upstream.rejections.length
+    const client = new OpenAI({ apiKey: 'client-key', baseURL: `${gateway.url}/v1`, maxRetries: 0 })
+    const tools: OpenAI.Responses.FunctionTool[] = [
+      { type: 'function', ...weatherTool, strict: false, parameters: weatherTool.parameters as never },
+    ]
+    const input: OpenAI.Responses.ResponseInputItem[] = [{ role: 'user', content: 'Weather in Paris?' }]
+    const params = { tools, reasoning: { effort: 'low' as const }, store: false }
+    const first = await client.responses.create({ model: 'claude-sonnet-5-5', input, ...params })
+    const reasoning = first.output.find((item) => item.type === 'reasoning') as OpenAI.Responses.ResponseReasoningItem
+    expect(reasoning.encrypted_content).toMatch(/^il1\./)
+    const call = first.output.find((item) => item.type === 'function_call') as OpenAI.Responses.ResponseFunctionToolCall
+    input.push(...(first.output as OpenAI.Responses.ResponseInputItem[]))
+    input.push({ type: 'function_call_output', call_id: call.call_id, output: '18°C' })
+    const second = await client.responses.create({ model: 'gpt-5', input, ...params })
+    expect(second.output_text).toMatch(/^Done after/)
+    expect(upstream.rejections.slice(before)).toEqual([])
+    expect(JSON.stringify(upstream.received.at(-1))).not.toContain('il1.')
+  })
+
+  it('the AI SDK with default settings (store: true, item references) switching model mid-loop', async () => {
+    const before = upstream.rejections.length
+    const provider = createOpenAI({ apiKey: 'client-key', baseURL: `${gateway.url}/v1` })
+    const getWeather = tool({
+      description: weatherTool.description,
+      inputSchema: jsonSchema<{ city: string }>(weatherTool.parameters as never),
+      execute: async ({ city }) => ({ city, temperature_c: 21 }),
+    })
+    const messages: ModelMessage[] = [{ role: 'user', content: 'Weather in Paris?' }]
+    const common = {
+      tools: { get_weather: getWeather },
+      maxRetries: 0,
+      providerOptions: { openai: { forceReasoning: true } },
+    }
+    const first = await generateText({
+      model: provider('claude-sonnet-5-5'),
+      messages,
+      stopWhen: stepCountIs(1),
+      ...common,
+    })
+    expect(first.toolResults[0]?.toolName).toBe('get_weather')
+    messages.push(...first.response.messages)
+    // The references name items this gateway stored (an Anthropic turn): OpenAI never saw them.
+    const second = await generateText({ model: provider('gpt-5'), messages, stopWhen: stepCountIs(1), ...common })
+    expect(second.text).toMatch(/^Done after/)
+    expect(upstream.rejections.slice(before)).toEqual([])
+    const sent = JSON.stringify(upstream.received.at(-1))
+    expect(sent).not.toContain('item_reference')
+    expect(sent).not.toContain('il1.')
   })
 })
