@@ -245,13 +245,14 @@ export async function forward(exchange: Exchange, input: ForwardInput): Promise<
   input.body = undefined
   input.text = undefined
 
-  // Cancelled by the client going away or by the timeout: a plain object, not an AbortController.
-  const guard = new CallGuard(exchange, exchange.timeouts, options.timeoutMs ?? defaultTimeoutMs)
-  const handle = guard.handle
+  // A content-generation client that asked for a JSON array (no `alt=sse`) gets the upstream's own JSON array.
   const upstreamURL = sameFormat && route.streamJsonArray ? target.url.replace(/\?alt=sse$/, '') : target.url
   const headers = calls
     ? await calls.callHeaders(upstream, resolved.name, provider, { url: upstreamURL, headers: target.headers, body })
     : target.headers
+  // Cancelled by the client going away or by the timeout: a plain object, not an AbortController.
+  const guard = new CallGuard(exchange, exchange.timeouts, options.timeoutMs ?? defaultTimeoutMs)
+  const handle = guard.handle
   const relay = {
     secrets: calls ? [upstream.apiKey, ...calls.headerSecrets(headers)] : [upstream.apiKey],
     relayHeaders: options.relayHeaders,
@@ -261,10 +262,24 @@ export async function forward(exchange: Exchange, input: ForwardInput): Promise<
   }
   let answer: UpstreamAnswer
   try {
-    // A content-generation client that asked for a JSON array (no `alt=sse`) gets the upstream's own JSON array.
     answer = await exchange.transport({ url: upstreamURL, headers, body, cancel: handle })
-    if (calls && provider && request) answer = calls.framedAnswer(answer, provider, request)
-  } catch {
+    if (calls && provider && request) {
+      if (answer.status === 401 && provider.unauthorized?.(headers)) {
+        // A credential the cloud refused (a cached token that expired early): sent once more with a fresh one.
+        answer.close()
+        const call = { url: upstreamURL, headers: target.headers, body }
+        const fresh = await calls.callHeaders(upstream, resolved.name, provider, call)
+        relay.secrets.push(...calls.headerSecrets(fresh))
+        answer = await exchange.transport({ url: upstreamURL, headers: fresh, body, cancel: handle })
+      }
+      answer = calls.framedAnswer(answer, provider, request)
+    }
+  } catch (error) {
+    if (InterlinguaError.isInstance(error) && !guard.timedOut && !handle.cancelled) {
+      // A fresh credential could not be had (the token endpoint refused): answered in the client's format.
+      guard.release()
+      throw error
+    }
     return callFailure(exchange, guard, resolved.name)
   }
 

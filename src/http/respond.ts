@@ -268,7 +268,11 @@ function translateError(
   if (info.retryAfter === undefined && Number.isFinite(retryAfter) && retryAfter >= 0) info.retryAfter = retryAfter
   options.onError?.(info)
   const encoded = target.encodeError(info)
-  return jsonResult(encoded.body, keptHeaders(answer), encoded.status)
+  const headers = keptHeaders(answer)
+  // A retry delay only the body gave (Gemini's RetryInfo) becomes the header every client's SDK reads.
+  if (info.retryAfter !== undefined && headers['retry-after'] === undefined)
+    headers['retry-after'] = String(info.retryAfter)
+  return jsonResult(encoded.body, headers, encoded.status)
 }
 
 /** An upstream answer of another format → the client's (error, SSE or JSON, whichever the upstream sent). */

@@ -4,12 +4,14 @@
  */
 import { azureSpec } from './azure/config.js'
 import type { ProviderId, ProviderSpec } from './provider.js'
+import { vertexSpec } from './vertex/config.js'
 
 export type * from './provider.js'
 
 /** Every provider by id. A provider missing here does not compile (`Record<ProviderId, …>`). */
 export const providerSpecs: Readonly<Record<ProviderId, ProviderSpec>> = {
   azure: azureSpec,
+  vertex: vertexSpec,
 }
 
 /** The spec of a provider id, or undefined for an id no provider has. */

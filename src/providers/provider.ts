@@ -18,10 +18,11 @@
  *
  * What the gateway does with a provider, per upstream call (`src/gateway/provider-call.ts`):
  *   target (cached per upstream, format, kind, stream flag and model) → the format's body (passthrough or translated)
- *   → `body` → `authorize` (plus the upstream's `headers`, object or function) → send → a stream answer through
- *   `decodeStream` (when the wire is not SSE) → the format's decoders as usual; an error answer (any status outside
- *   2xx) is decoded with `decodeError`, else the format's `decodeError`, and re-encoded in the client's format —
- *   a cloud's raw error body never reaches the client, even when client and upstream formats are the same.
+ *   → `body` → `authorize` (plus the upstream's `headers`, object or function) → send (once more after a 401 when
+ *   `unauthorized` says so) → a stream answer through `decodeStream` (when the wire is not SSE) → the format's
+ *   decoders as usual; an error answer (any status outside 2xx) is decoded with `decodeError`, else the format's
+ *   `decodeError`, and re-encoded in the client's format — a cloud's raw error body never reaches the client, even
+ *   when client and upstream formats are the same.
  * Providers import formats, shared and stream code, never the gateway (data flows one way).
  */
 import type { FormatId } from '../formats/format.js'
@@ -29,7 +30,7 @@ import type * as ir from '../ir/index.js'
 import type { StreamStep } from '../stream/step.js'
 
 /** The providers an upstream may name. */
-export type ProviderId = 'azure'
+export type ProviderId = 'azure' | 'vertex'
 
 /** A Google service-account key: the JSON file's object (only these fields are read). */
 export interface ServiceAccountKey {
@@ -129,6 +130,12 @@ export interface Provider {
    * target's headers
    */
   authorize?(call: ProviderCall): Promise<Record<string, string>>
+  /**
+   * The cloud answered 401 to a call sent with `headers`: forget the credential they carry (a cached token that
+   * expired early, was revoked). `true`: the gateway sends the call once more with fresh `authorize` headers.
+   * @defaultValue no second attempt
+   */
+  unauthorized?(headers: Readonly<Record<string, string>>): boolean
   /**
    * A streamed answer's framing → the format's SSE bytes (whole events), for a cloud whose stream is not SSE (Bedrock's
    * binary event stream). A cloud exception inside the stream becomes the format's SSE error event. Fresh state per

@@ -9,9 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createGateway } from '../../src/gateway/create-gateway.js'
 import type { UpstreamOptions } from '../../src/gateway/options.js'
 import type { FormatId } from '../../src/ir/index.js'
-import { formatIds, type Json, post, summarize, summarizeSse, wireRequest } from '../gateway-helpers.js'
+import { formatIds, type Json } from '../gateway-helpers.js'
 import { type Running, serve } from '../sdk/servers.js'
 import { type AzureReceived, type AzureStandIn, azureKey, entraToken, startAzureStandIn } from './azure-stand-in.js'
+import { expectTextAndTools, matrixCells, sendWire } from './matrix.js'
 
 let azure: AzureStandIn
 beforeAll(async () => {
@@ -162,28 +163,15 @@ describe('four client formats × Azure chat completions and responses', () => {
   })
   afterAll(() => gateway.close())
 
-  const send = (client: FormatId, model: string, scenario: { stream?: boolean; tools?: boolean } = {}) => {
-    const { path, body } = wireRequest(client, model, scenario)
-    const request = post(client, path, body)
-    return fetch(`${gateway.url}${path}`, { method: 'POST', headers: request.headers, body: JSON.stringify(body) })
-  }
-  const cells = formatIds.flatMap((client) =>
-    ['azure-chat', 'azure-responses', 'azure-classic'].flatMap((model) =>
-      [false, true].map((stream) => [client, model, stream] as const),
-    ),
-  )
+  const send = (client: FormatId, model: string) => sendWire(gateway.url, client, model)
 
-  it.each(cells)('%s client → %s (stream: %s): text and tools', async (client, model, stream) => {
-    const text = await send(client, model, { stream })
-    expect(text.status).toBe(200)
-    const summary = stream ? summarizeSse(client, await text.text()) : summarize(client, await text.json())
-    expect(summary.text).toBe('This is the interlingua mock model answering "Say hello".')
-    const tools = await send(client, model, { stream, tools: true })
-    expect(tools.status).toBe(200)
-    const called = stream ? summarizeSse(client, await tools.text()) : summarize(client, await tools.json())
-    expect(called.tools).toEqual(['get_weather'])
-    expect(last().headers['api-key']).toBe(azureKey)
-  })
+  it.each(matrixCells(['azure-chat', 'azure-responses', 'azure-classic']))(
+    '%s client → %s (stream: %s): text and tools',
+    async (client, model, stream) => {
+      await expectTextAndTools(gateway.url, client, model, stream)
+      expect(last().headers['api-key']).toBe(azureKey)
+    },
+  )
 
   it.each(formatIds)('%s client: Azure throttling → 429 with retry-after, in the client format', async (client) => {
     azure.throttleOnce()

@@ -34,13 +34,49 @@ describe('createGateway refuses what it cannot serve', () => {
       'upstreams.cloud: auth must be an Entra ID token',
     ],
     [{ format: 'messages', baseURL: 'https://x.test', headers: 'x-a: b' }, 'upstreams.cloud: headers must be'],
+    [
+      { format: 'messages', provider: 'vertex', location: 'us-east5', auth: 't' },
+      'upstreams.cloud: project is required',
+    ],
+    [{ format: 'messages', provider: 'vertex', project: 'p', auth: 't' }, 'upstreams.cloud: location is required'],
+    [
+      { format: 'messages', provider: 'vertex', project: 'p', location: 'us-east5' },
+      'upstreams.cloud: auth is required',
+    ],
+    [
+      { format: 'messages', provider: 'vertex', project: 'p', location: 'us-east5', auth: { serviceAccount: {} } },
+      'upstreams.cloud: auth.serviceAccount.client_email is missing',
+    ],
+    [
+      {
+        format: 'content-generation',
+        provider: 'vertex',
+        project: 'p',
+        location: 'us-east5',
+        auth: { serviceAccount: { client_email: 'a@p.iam.gserviceaccount.com', private_key: 'x' } },
+      },
+      'upstreams.cloud: auth.serviceAccount.private_key is missing',
+    ],
+    [{ format: 'messages', provider: 'vertex', apiKey: 'k' }, 'serves Gemini (content-generation) only'],
+    [
+      { format: 'chat-completions', provider: 'vertex', project: 'p', location: 'global', auth: 't' },
+      `format "chat-completions" is not served by provider 'vertex'`,
+    ],
+    [
+      { format: 'messages', provider: 'vertex', project: 'p', location: 'US East', auth: 't' },
+      'is not a Vertex AI location',
+    ],
   ])('%j', (upstream, message) => {
     expect(refused(upstream)).toThrow(message)
   })
 
-  it('accepts a well-formed Azure upstream', () => {
+  it('accepts well-formed Azure and Vertex AI upstreams', () => {
     expect(
       refused({ format: 'responses', provider: 'azure', baseURL: 'https://x.openai.azure.com', auth: async () => 't' }),
+    ).not.toThrow()
+    expect(refused({ format: 'content-generation', provider: 'vertex', apiKey: 'k' })).not.toThrow()
+    expect(
+      refused({ format: 'messages', provider: 'vertex', project: 'p', location: 'global', auth: () => 'token' }),
     ).not.toThrow()
   })
 })
