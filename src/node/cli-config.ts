@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs'
 import type { GatewayOptions, UpstreamOptions } from '../gateway/options.js'
 import type { MemoryResponseStoreOptions } from '../gateway/response-store.js'
+import { cloudsFromEnv } from './cli-clouds.js'
 
 /** What the CLI was told: flags first, then the environment, then the config file, then defaults. */
 export interface CliConfig {
@@ -95,6 +96,11 @@ export function loadCliConfig(argv: readonly string[], env: NodeJS.ProcessEnv): 
     for (const prefix of spec.prefixes) prefixRoutes.push({ prefix, upstream: spec.name })
     summary.push(`upstream ${spec.name} (${spec.format}) at ${upstreams[spec.name]?.baseURL} — key from ${spec.key}`)
   }
+  const clouds = cloudsFromEnv(env)
+  for (const cloud of clouds) {
+    Object.assign(upstreams, cloud.upstreams)
+    summary.push(cloud.summary)
+  }
   for (const [name, upstream] of Object.entries(file.upstreams ?? {})) {
     summary.push(
       `upstream ${name} (${upstream.format}) at ${upstream.baseURL ?? '(embedded mock)'} — from ${flags.config}`,
@@ -112,9 +118,12 @@ export function loadCliConfig(argv: readonly string[], env: NodeJS.ProcessEnv): 
   if (file.responseStore !== undefined) gateway.responseStore = file.responseStore
   summary.push(responseStoreLine(file.responseStore))
   if (upstreamNames.length > 0) {
-    gateway.resolveModel = (model: string) => {
-      // "upstream/model" names the upstream explicitly.
+    gateway.resolveModel = (model, context) => {
       const slash = model.indexOf('/')
+      // "azure/<deployment>", "vertex/<model>": the cloud's route, which may depend on the client's format.
+      const cloud = slash > 0 ? clouds.find((entry) => entry.prefix === model.slice(0, slash)) : undefined
+      if (cloud) return cloud.route(model.slice(slash + 1), context.format)
+      // "upstream/model" names the upstream explicitly.
       if (slash > 0 && upstreams[model.slice(0, slash)])
         return { upstream: model.slice(0, slash), model: model.slice(slash + 1) }
       const lower = model.toLowerCase()

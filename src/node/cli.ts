@@ -3,7 +3,8 @@
 /**
  * `interlingua` — serve the gateway on 127.0.0.1:8787 (flags `--host`, `--port`, `--config file.json`;
  * env `HOST`, `PORT`, `OPENAI_API_KEY`/`OPENAI_BASE_URL`, `ANTHROPIC_API_KEY`/`ANTHROPIC_BASE_URL`,
- * `GEMINI_API_KEY`/`GEMINI_BASE_URL`, `INTERLINGUA_API_KEYS`). With no upstream it serves the embedded mock model.
+ * `GEMINI_API_KEY`/`GEMINI_BASE_URL`, the clouds' own variables (see `cli-clouds.ts`), `INTERLINGUA_API_KEYS`). With
+ * no upstream it serves the embedded mock model.
  */
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -17,6 +18,9 @@ Serves OpenAI Chat Completions, Anthropic Messages and Gemini generateContent on
 Environment: HOST, PORT; OPENAI_API_KEY / OPENAI_BASE_URL, ANTHROPIC_API_KEY / ANTHROPIC_BASE_URL,
 GEMINI_API_KEY / GEMINI_BASE_URL route models to real upstreams (gpt-*/o* → OpenAI, claude* → Anthropic,
 gemini* → Gemini, or "upstream/model"); with none, every model is served by the embedded mock model.
+Clouds: AZURE_OPENAI_ENDPOINT / AZURE_OPENAI_API_KEY [/ OPENAI_API_VERSION] route azure/<deployment>;
+GOOGLE_APPLICATION_CREDENTIALS (a service-account key file) [/ GOOGLE_CLOUD_PROJECT / GOOGLE_CLOUD_LOCATION /
+VERTEX_BASE_URL] route vertex/<model> (claude-… → Anthropic on Vertex, else Gemini).
 INTERLINGUA_API_KEYS (comma-separated) requires one of those keys from clients.
 The config file may set host, port, apiKeys, upstreams, models, defaultUpstream, timeoutMs, maxBodyBytes,
 responseStore ({ maxResponses, maxBytes, ttlMs } for the in-memory Responses store, on by default; false: stateless).`
