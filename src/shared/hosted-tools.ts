@@ -16,10 +16,10 @@ export function dropHostedTool(warnings: ir.Warning[], reason: string): void {
 type WebSearchField = 'maxUses' | 'allowedDomains' | 'blockedDomains' | 'userLocation'
 
 const fieldNames: Record<WebSearchField, string> = {
-  maxUses: 'a use limit',
+  maxUses: 'use limit',
   allowedDomains: 'allowed domains',
   blockedDomains: 'blocked domains',
-  userLocation: 'a user location',
+  userLocation: 'user location',
 }
 
 /**

@@ -251,10 +251,12 @@ describe('decodeRequest: tools and config', () => {
       { type: 'function', name: 'c' },
     ])
     expect(value.toolChoice).toEqual({ type: 'tool', name: 'b' })
-    expect(value.extensions).toEqual({ 'content-generation': { tools: [{ googleSearch: {} }] } })
-    expect(warnings).toEqual([
-      { type: 'changed', path: 'tools[1]', message: 'Built-in tools kept as content-generation extensions' },
+    // googleSearch is the IR web search (issue 21); other built-in tools stay extensions.
+    expect(value.hostedTools).toEqual([
+      { type: 'web-search', providerData: { 'content-generation': { '@googleSearch': true } } },
     ])
+    expect(value.extensions).toBeUndefined()
+    expect(warnings).toEqual([])
   })
 
   it.each([

@@ -239,11 +239,32 @@ function decodeFunctionResponse(
   return result
 }
 
-function decodeTools(body: WireRequest, extensions: Record<string, unknown>, warnings: Warnings): ir.Tool[] {
+/** `googleSearch` → the IR web search (`excludeDomains` are its blocked domains; the rest kept for this format). */
+function webSearch(search: Record<string, unknown>): ir.WebSearchTool {
+  const { excludeDomains, ...rest } = search
+  const out: ir.WebSearchTool = { type: 'web-search', providerData: { [F]: { '@googleSearch': true, ...rest } } }
+  if (Array.isArray(excludeDomains) && excludeDomains.every((d) => typeof d === 'string'))
+    out.blockedDomains = excludeDomains
+  else if (excludeDomains !== undefined)
+    (out.providerData?.[F] as Record<string, unknown>).excludeDomains = excludeDomains
+  return out
+}
+
+function decodeTools(
+  body: WireRequest,
+  extensions: Record<string, unknown>,
+  warnings: Warnings,
+  hosted: ir.HostedTool[],
+): ir.Tool[] {
   const tools: ir.Tool[] = []
   const others: unknown[] = []
   body.tools?.forEach((tool, ti) => {
     const { functionDeclarations, ...rest } = tool
+    const search = rest.googleSearch
+    if (search !== null && typeof search === 'object' && !Array.isArray(search)) {
+      hosted.push(webSearch(search as Record<string, unknown>))
+      delete rest.googleSearch
+    }
     functionDeclarations?.forEach((decl) => {
       const out: ir.FunctionTool = { type: 'function', name: decl.name }
       if (decl.description !== undefined) out.description = decl.description
@@ -308,8 +329,10 @@ export function decodeRequest(body: unknown, route?: Partial<RouteMatch>): Conve
   }
   const request: ir.Request = { model: stripModelPrefix(rawModel), messages }
   const extensions: Record<string, unknown> = {}
-  const tools = decodeTools(wire, extensions, warnings)
+  const hosted: ir.HostedTool[] = []
+  const tools = decodeTools(wire, extensions, warnings, hosted)
   if (tools.length > 0) request.tools = tools
+  if (hosted.length > 0) request.hostedTools = hosted
   if (wire.toolConfig) decodeToolConfig(wire.toolConfig, request, extensions, warnings)
   if (wire.generationConfig) decodeGenerationConfig(wire.generationConfig, request, extensions)
   if (route?.stream) request.stream = true

@@ -97,11 +97,14 @@ function encodeTools(
     // Gemini 2.x refuses a built-in tool beside function declarations (400 "Tool use with function calling is
     // unsupported"), and Gemini 3 takes the pair only with server-side tool invocations, whose parts the conversation
     // must then carry back: search is sent only without function tools.
-    if (declarations.length > 0) {
+    // A Gemini client's own search is sent as it asked (it knows its model).
+    const own = tool.providerData?.['content-generation']
+    if (declarations.length > 0 && own?.['@googleSearch'] !== true) {
       dropHostedTool(warnings, 'Gemini cannot combine googleSearch with function declarations in one request')
       continue
     }
-    const search: Wire = { ...tool.providerData?.['content-generation'] }
+    const search: Wire = {}
+    if (own) for (const key in own) if (!key.startsWith('@')) search[key] = own[key]
     if (tool.blockedDomains) search.excludeDomains = tool.blockedDomains
     reportWebSearchFields(tool, 'content-generation', ['blockedDomains'], warnings)
     tools.push({ googleSearch: search })

@@ -285,9 +285,15 @@ describe('decodeRequest top level', () => {
       },
       responseFormat: { type: 'json-schema', schema: { type: 'object' } },
       user: 'u1',
+      hostedTools: [
+        {
+          type: 'web-search',
+          maxUses: 3,
+          providerData: { messages: { '@type': 'web_search_20250305', '@name': 'web_search' } },
+        },
+      ],
       extensions: {
         messages: {
-          tools: [{ type: 'web_search_20250305', name: 'web_search', max_uses: 3 }],
           service_tier: 'auto',
           container: null,
         },

@@ -23,6 +23,7 @@ import {
   type Json,
 } from './blocks.js'
 import { requestSchema, type WireBlock, type WireContent, type WireRequest, type WireSource } from './schema.js'
+import { decodeWebSearchTool } from './web-search.js'
 
 /** Top-level keys the IR holds (the schema's): every other key goes to `extensions.messages` verbatim. */
 const known = new Set(Object.keys(requestSchema.shape))
@@ -147,9 +148,12 @@ function decodeSystem(content: WireContent, data: Json | undefined): ir.SystemMe
 function decodeTools(wire: NonNullable<WireRequest['tools']>, request: ir.Request): void {
   const tools: ir.Tool[] = []
   const server: unknown[] = []
+  const hosted: ir.HostedTool[] = []
   wire.forEach((tool, i) => {
     if (tool.type !== undefined && tool.type !== 'custom') {
-      server.push(tool)
+      // Web search has an equivalent in every other format but chat-completions; other server tools stay as sent.
+      if (tool.type.startsWith('web_search_')) hosted.push(decodeWebSearchTool(tool))
+      else server.push(tool)
       return
     }
     checkTool(tool, i)
@@ -164,7 +168,8 @@ function decodeTools(wire: NonNullable<WireRequest['tools']>, request: ir.Reques
     if (extras) out.providerData = { messages: extras }
     tools.push(out)
   })
-  if (tools.length > 0 || server.length === 0) request.tools = tools
+  if (tools.length > 0 || server.length + hosted.length === 0) request.tools = tools
+  if (hosted.length > 0) request.hostedTools = hosted
   if (server.length > 0) extension(request).tools = server
 }
 

@@ -30,7 +30,8 @@ const dropWithoutEquivalent: Array<[keyof ir.Request, string]> = [
 /** The IR web search as Anthropic's `web_search` server tool (its own type and fields when it came from here). */
 function encodeWebSearch(tool: ir.WebSearchTool, taken: ReadonlySet<string>, warnings: ir.Warning[]): Json | undefined {
   const own = tool.providerData?.messages
-  const out: Json = { type: 'web_search_20250305', name: 'web_search', ...own }
+  const out: Json = { type: own?.['@type'] ?? 'web_search_20250305', name: own?.['@name'] ?? 'web_search' }
+  if (own) for (const key in own) if (!key.startsWith('@')) out[key] = own[key]
   if (taken.has(out.name as string)) {
     dropHostedTool(warnings, `a function tool is already named ${out.name}`)
     return undefined

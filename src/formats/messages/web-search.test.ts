@@ -4,10 +4,12 @@
  * `web_search_call` item and `url_citation` annotations (JSON and stream), and a messages client the blocks as sent.
  */
 import { describe, expect, it } from 'vitest'
-import { convertResponse } from '../../convert.js'
+import { convertRequest, convertResponse } from '../../convert.js'
 import { convertStream } from '../../convert-stream.js'
+import type * as ir from '../../ir/index.js'
 import { decodeResponse } from './decode-response.js'
 import { encodeResponse } from './encode-response.js'
+import { messages } from './index.js'
 
 // biome-ignore lint/suspicious/noExplicitAny: wire bodies are navigated freely in assertions
 type Json = Record<string, any>
@@ -148,5 +150,62 @@ describe('→ a Responses client', () => {
     expect(completed.type).toBe('response.completed')
     expect(completed.response.output[0]).toMatchObject(expectedSearch)
     expect(completed.response.output[1].content[0].annotations).toEqual([expectedAnnotation])
+  })
+})
+
+describe('a web search asked by a messages or Gemini client, for another upstream', () => {
+  const search = {
+    type: 'web_search_20250305',
+    name: 'web_search',
+    max_uses: 2,
+    allowed_domains: ['tides.example'],
+    user_location: { type: 'approximate', city: 'Brest', country: 'FR' },
+  }
+  const body = { model: 'c', max_tokens: 10, messages: [{ role: 'user', content: 'tides?' }], tools: [search] }
+  const convert = (from: 'messages' | 'content-generation', request: unknown, to: ir.FormatId) => {
+    const warnings: ir.Warning[] = []
+    const value = convertRequest(request, { from, to, model: 'm', onWarning: (w) => warnings.push(w) }) as Json
+    return { value, warnings: warnings.map((w) => `${w.path}: ${w.message}`) }
+  }
+
+  it('messages → responses: a web_search tool with the domains and location; the use limit reported', () => {
+    const { value, warnings } = convert('messages', body, 'responses')
+    expect(value.tools).toEqual([
+      {
+        type: 'web_search',
+        filters: { allowed_domains: ['tides.example'] },
+        user_location: { type: 'approximate', city: 'Brest', country: 'FR' },
+      },
+    ])
+    expect(warnings).toEqual(['tools.webSearch.maxUses: responses web search has no use limit'])
+  })
+
+  it('messages → content-generation: googleSearch, what it lacks reported; → chat-completions: left out', () => {
+    const gemini = convert('messages', body, 'content-generation')
+    expect(gemini.value.tools).toEqual([{ googleSearch: {} }])
+    expect(gemini.warnings).toHaveLength(3)
+    const chat = convert('messages', body, 'chat-completions')
+    expect(chat.value.tools).toBeUndefined()
+    expect(chat.warnings).toEqual(['tools: web search tool left out: Chat Completions has no hosted web search'])
+  })
+
+  it('messages → messages keeps the server tool as sent', () => {
+    const { value } = messages.decodeRequest(body)
+    expect((messages.encodeRequest(value).value as Json).tools).toEqual([search])
+  })
+
+  it("Gemini's googleSearch → Anthropic's web_search (excludeDomains as blocked domains) and Responses' web_search", () => {
+    const gemini = {
+      contents: [{ role: 'user', parts: [{ text: 'tides?' }] }],
+      tools: [{ googleSearch: { excludeDomains: ['spam.example'] } }],
+    }
+    const anthropic = convert('content-generation', gemini, 'messages')
+    expect(anthropic.value.tools).toEqual([
+      { type: 'web_search_20250305', name: 'web_search', blocked_domains: ['spam.example'] },
+    ])
+    expect(anthropic.warnings).toEqual([])
+    const openai = convert('content-generation', gemini, 'responses')
+    expect(openai.value.tools).toEqual([{ type: 'web_search' }])
+    expect(openai.warnings).toEqual(['tools.webSearch.blockedDomains: responses web search has no blocked domains'])
   })
 })

@@ -59,3 +59,31 @@ export function webSearchPart(result: Json, use: Json | undefined, query: string
   if (isRecord(content) && content.type === 'web_search_tool_result_error') part.failed = true
   return part
 }
+
+/** A `web_search_*` server tool of a request → the IR web search (its type, name and other keys kept for this format). */
+export function decodeWebSearchTool(tool: Json): ir.WebSearchTool {
+  const out: ir.WebSearchTool = { type: 'web-search' }
+  const rest: Json = {}
+  for (const key in tool) {
+    const value = tool[key]
+    if (key === 'max_uses' && typeof value === 'number') out.maxUses = value
+    else if (key === 'allowed_domains' && isStringArray(value)) out.allowedDomains = value
+    else if (key === 'blocked_domains' && isStringArray(value)) out.blockedDomains = value
+    else if (key === 'user_location' && isRecord(value) && userLocation(value)) out.userLocation = userLocation(value)
+    else if (key === 'type' || key === 'name') rest[`@${key}`] = value
+    else rest[key] = value
+  }
+  out.providerData = { messages: rest }
+  return out
+}
+
+function isStringArray(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((entry) => typeof entry === 'string')
+}
+
+function userLocation(value: Json): ir.WebSearchTool['userLocation'] | undefined {
+  const out: NonNullable<ir.WebSearchTool['userLocation']> = {}
+  for (const key of ['city', 'region', 'country', 'timezone'] as const)
+    if (typeof value[key] === 'string') out[key] = value[key] as string
+  return Object.keys(out).length > 0 ? out : undefined
+}
