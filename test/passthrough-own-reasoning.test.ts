@@ -9,6 +9,7 @@ import { ownReasoningOnly as contentGenerationOwn } from '../src/formats/content
 import { getGatewayFormat } from '../src/formats/gateway.js'
 import { ownReasoningOnly as messagesOwn } from '../src/formats/messages/own-reasoning.js'
 import { ownReasoningOnly as responsesOwn } from '../src/formats/responses/own-reasoning.js'
+import { translateRequest } from '../src/gateway.js'
 import { unsignedEnvelope, wrapEnvelope } from '../src/shared/reasoning-envelope.js'
 import { type Json, post, stack } from './gateway-helpers.js'
 
@@ -73,6 +74,22 @@ describe('the gateway scans once, and walks only a body with the marker', () => 
     expect(response.status).toBe(200)
     expect((JSON.parse(calls[0]?.body ?? '{}') as Json).input).toEqual([input[0], own])
     expect(responsesOwn({ input: [own] })).toBeUndefined()
+  })
+})
+
+describe('translateRequest with the same format in and out (a Fetch-level passthrough)', () => {
+  it('leaves another provider’s reasoning out too, and reports it', async () => {
+    const warnings: string[] = []
+    const body = messagesBody([{ type: 'thinking', thinking: 'x', signature: fromGemini }, call])
+    const request = new Request('http://local.test/v1/messages', { method: 'POST', body: JSON.stringify(body) })
+    const upstream = await translateRequest(request, {
+      from: 'messages',
+      to: 'messages',
+      upstream: { baseURL: 'https://api.anthropic.com', apiKey: 'k' },
+      onWarning: (warning) => warnings.push(warning.path ?? ''),
+    })
+    expect(((await upstream.json()) as Json).messages[1].content).toEqual([call])
+    expect(warnings).toEqual(['messages[1].content[0]'])
   })
 })
 

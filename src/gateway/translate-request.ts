@@ -9,6 +9,7 @@ import { getGatewayFormat } from '../formats/gateway.js'
 import type * as ir from '../ir/index.js'
 import { assertJsonDepth } from '../shared/depth.js'
 import { spliceModel } from '../shared/json-splice.js'
+import { envelopeMarker } from '../shared/reasoning-envelope.js'
 import type { MediaFetcher } from './media.js'
 import { inlineMedia } from './media.js'
 
@@ -121,7 +122,15 @@ export function passthroughBody(input: Pick<UpstreamRequestInput, 'body' | 'text
 export async function buildUpstreamBody(
   input: UpstreamRequestInput,
 ): Promise<{ body: string; warnings: ir.Warning[] }> {
-  if (input.from === input.to) return { body: passthroughBody(input), warnings: [] }
+  if (input.from === input.to) {
+    // Policy 1's exception, as the gateway's passthrough does: another provider's reasoning is not forwarded.
+    const own =
+      input.text?.includes(envelopeMarker) === false
+        ? undefined
+        : getGatewayFormat(input.to).ownReasoningOnly?.(input.body)
+    if (!own) return { body: passthroughBody(input), warnings: [] }
+    return { body: passthroughBody({ body: own.value, model: input.model }), warnings: own.warnings }
+  }
   if (!input.decoded) throw new Error('buildUpstreamBody: a translated request needs its decoded body')
   const request = input.decoded.value
   request.model = input.model
@@ -175,7 +184,7 @@ export async function translateRequest(request: Request, options: TranslateReque
   if (options.fetchMedia) input.fetchMedia = options.fetchMedia
   if (options.defaultMaxTokens !== undefined) input.defaultMaxTokens = options.defaultMaxTokens
   const built = await buildUpstreamRequest(input)
-  reportWarnings(options.from === options.to ? [] : [...decoded.warnings, ...built.warnings], {
+  reportWarnings(options.from === options.to ? built.warnings : [...decoded.warnings, ...built.warnings], {
     strict: options.strict,
     onWarning: options.onWarning,
     to: options.to,
