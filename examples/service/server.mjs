@@ -4,11 +4,13 @@ import { createService } from './src/app.mjs'
 import { loadConfig } from './src/config.mjs'
 import { openDatabase } from './src/db.mjs'
 import { createMailer } from './src/mail.mjs'
+import { startTracing } from './src/tracing.mjs'
 
 const started = Date.now()
 const config = loadConfig()
 const db = await openDatabase(config)
 const mailer = await createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom })
+const tracing = await startTracing() // only with OTEL_EXPORTER_OTLP_ENDPOINT
 const service = await createService({
   db,
   mailer,
@@ -20,6 +22,7 @@ const service = await createService({
   usageFlushMs: config.usageFlushMs,
   metricsToken: config.metricsToken,
   logRetentionDays: config.logRetentionDays,
+  tracing,
   logLevel: config.logLevel,
 })
 const server = createServer(service.listener)

@@ -23,6 +23,11 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 3)
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5)
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10)
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]
+/** CPU time (user + system) a process has used, in ms (clock ticks of 10 ms). */
+const cpuMs = (pid) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
+  return (Number(fields[11]) + Number(fields[12])) * 10
+}
 const rssMb = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 
@@ -82,6 +87,7 @@ async function main() {
   for (const t of targets) {
     t.idleRss = rssMb(t.server.pid)
     t.rps = []
+    t.cpu = []
     t.p50 = []
     t.p99 = []
     t.peakRss = t.idleRss
@@ -118,14 +124,18 @@ async function main() {
   for (const t of targets) await load(t, 1) // warm-up
   for (let round = 0; round < rounds; round++) {
     for (const t of targets) {
+      const cpuBefore = cpuMs(t.server.pid)
       const result = await load(t, seconds)
+      // The server process's CPU per request (its database server's, for PostgreSQL, not included): unlike req/s, a
+      // busy machine changes it little.
+      t.cpu.push(((cpuMs(t.server.pid) - cpuBefore) * 1000) / result.requests.total)
       if (result.non2xx || result.errors)
         throw new Error(`${t.label}: ${result.non2xx} non-2xx, ${result.errors} errors`)
       t.rps.push(result.requests.average)
       t.p50.push(result.precise.p50)
       t.p99.push(result.precise.p99)
       console.log(
-        `round ${round + 1} ${t.label}: ${Math.round(result.requests.average)} req/s, p50 ${result.precise.p50.toFixed(2)} ms, p99 ${result.precise.p99.toFixed(2)} ms`,
+        `round ${round + 1} ${t.label}: ${Math.round(result.requests.average)} req/s, ${Math.round(t.cpu.at(-1))} µs CPU/request, p50 ${result.precise.p50.toFixed(2)} ms, p99 ${result.precise.p99.toFixed(2)} ms`,
       )
     }
   }
@@ -138,13 +148,14 @@ async function main() {
     `\nGateway throughput, POST /v1/chat/completions (mock model, not streamed), ${connections} connections, ${rounds} rounds × ${seconds} s (req/s, p50, p99: medians; ratio: median of the per-round ratios to the CLI gateway; added p50: median of the per-round p50 differences):`,
   )
   console.log(
-    `  ${'target'.padEnd(24)} ${'req/s'.padStart(7)} ${'ratio'.padStart(6)} ${'p50 ms'.padStart(7)} ${'+p50 ms'.padStart(8)} ${'p99 ms'.padStart(7)} ${'RSS idle'.padStart(9)} ${'RSS peak'.padStart(9)}`,
+    `  ${'target'.padEnd(24)} ${'req/s'.padStart(7)} ${'ratio'.padStart(6)} ${'CPU µs/req'.padStart(10)} ${'ratio'.padStart(6)} ${'p50 ms'.padStart(7)} ${'+p50 ms'.padStart(8)} ${'p99 ms'.padStart(7)} ${'RSS idle'.padStart(9)} ${'RSS peak'.padStart(9)}`,
   )
   for (const t of targets) {
     const ratio = median(t.rps.map((rps, round) => rps / base.rps[round]))
     const added = median(t.p50.map((p50, round) => p50 - base.p50[round]))
+    const cpuRatio = median(t.cpu.map((cpu, round) => cpu / base.cpu[round]))
     console.log(
-      `  ${t.label.padEnd(24)} ${String(Math.round(median(t.rps))).padStart(7)} ${ratio.toFixed(2).padStart(6)} ${median(t.p50).toFixed(2).padStart(7)} ${added.toFixed(2).padStart(8)} ${median(t.p99).toFixed(2).padStart(7)} ${`${Math.round(t.idleRss)} MB`.padStart(9)} ${`${Math.round(t.peakRss)} MB`.padStart(9)}`,
+      `  ${t.label.padEnd(24)} ${String(Math.round(median(t.rps))).padStart(7)} ${ratio.toFixed(2).padStart(6)} ${String(Math.round(median(t.cpu))).padStart(10)} ${cpuRatio.toFixed(2).padStart(6)} ${median(t.p50).toFixed(2).padStart(7)} ${added.toFixed(2).padStart(8)} ${median(t.p99).toFixed(2).padStart(7)} ${`${Math.round(t.idleRss)} MB`.padStart(9)} ${`${Math.round(t.peakRss)} MB`.padStart(9)}`,
     )
   }
   console.log(

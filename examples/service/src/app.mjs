@@ -58,7 +58,16 @@ export async function createService(config) {
     usage,
     responseStore: createResponseStore(db),
     reasoningStore: { shared: createReasoningEntries(db) },
-    observe: ops.observe,
+    // Metrics and logs; a span per request when tracing is on (src/tracing.mjs).
+    observe: config.tracing
+      ? {
+          request: ops.observe.request,
+          response(event, logged) {
+            ops.observe.response(event, logged)
+            config.tracing.response(event)
+          },
+        }
+      : ops.observe,
   })
   const flushUsage = usage.flush
 
@@ -397,6 +406,7 @@ export async function createService(config) {
       await usage.close()
       await keys.close()
       ops.close()
+      await config.tracing?.shutdown()
     },
   }
 }

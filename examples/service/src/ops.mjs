@@ -174,7 +174,7 @@ export function createOps({ db, keys, limiter, metricsToken, logLevel = 'info', 
         upstreamErrors(`${event.upstream}\u0000${event.error}`)
       const ttfb = firstBytes.get(event.requestId)
       firstBytes.delete(event.requestId)
-      if (logged && ttfb !== undefined) logged.firstByteMs = ttfb
+      if (logged && ttfb !== undefined) logged.first_byte_ms = ttfb
       const level = event.status >= 500 ? 'error' : 'info'
       const line = levels[level] >= threshold ? requestLine(level, event, usage, ttfb) : undefined
       if (ttfb === undefined && (line || logged)) unwritten.set(event.requestId, [line, logged])
@@ -223,7 +223,9 @@ export function createOps({ db, keys, limiter, metricsToken, logLevel = 'info', 
           const waiting = unwritten.get(id)
           if (waiting) {
             // A JSON answer: its line and row were made just before.
-            for (const target of waiting) if (target) target.firstByteMs = rounded
+            const [line, logged] = waiting
+            if (line) line.firstByteMs = rounded
+            if (logged) logged.first_byte_ms = rounded
             unwritten.delete(id)
           } else {
             if (firstBytes.size > 10_000) firstBytes.clear() // answers whose request never reached the hooks

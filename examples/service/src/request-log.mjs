@@ -5,25 +5,17 @@
  * clean-up; 0 keeps none (nothing is collected). At most `maxPending` rows wait in memory (a database that does not
  * answer for a long while): beyond, new ones are dropped and counted in the log.
  */
-const columns = [
-  ['accountId', 'uuid'],
-  ['keyId', 'uuid'],
-  ['at', 'timestamptz'],
-  ['kind', 'text'],
-  ['format', 'text'],
-  ['model', 'text'],
-  ['upstream', 'text'],
-  ['stream', 'boolean'],
-  ['status', 'int'],
-  ['latencyMs', 'int'],
-  ['firstByteMs', 'int'],
-  ['input', 'int'],
-  ['output', 'int'],
-]
-const names =
-  'account_id, key_id, at, kind, format, model, upstream, stream, status, latency_ms, first_byte_ms, input_tokens, output_tokens'
-const insert = `INSERT INTO request_log (${names})
-  SELECT l.* FROM unnest(${columns.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ')}) AS l(${names})
+/**
+ * One statement per batch: the rows as one JSON parameter (cheaper to send than thirteen arrays), the time as epoch
+ * milliseconds; rows of keys deleted meanwhile are skipped.
+ */
+const insert = `INSERT INTO request_log (account_id, key_id, at, kind, format, model, upstream, stream, status, latency_ms,
+    first_byte_ms, input_tokens, output_tokens)
+  SELECT l.account_id, l.key_id, to_timestamp(l.at / 1000.0), l.kind, l.format, l.model, l.upstream, l.stream, l.status,
+    l.latency_ms, round(l.first_byte_ms)::int, l.input_tokens, l.output_tokens
+  FROM json_to_recordset($1::json) AS l(account_id uuid, key_id uuid, at double precision, kind text, format text,
+    model text, upstream text, stream boolean, status int, latency_ms int, first_byte_ms double precision,
+    input_tokens int, output_tokens int)
   WHERE EXISTS (SELECT 1 FROM api_keys k WHERE k.id = l.key_id)`
 
 export function createRequestLog(db, { retentionDays = 7, maxPending = 100_000 } = {}) {
@@ -31,7 +23,7 @@ export function createRequestLog(db, { retentionDays = 7, maxPending = 100_000 }
   let dropped = 0
   return {
     retentionDays,
-    /** A request's row (its `firstByteMs` may be filled in afterwards, until it is written); undefined when off. */
+    /** A request's row (its `first_byte_ms` may be filled in afterwards, until it is written); undefined when off. */
     add(caller, event, model) {
       if (retentionDays === 0) return undefined
       if (rows.length >= maxPending) {
@@ -40,19 +32,19 @@ export function createRequestLog(db, { retentionDays = 7, maxPending = 100_000 }
       }
       const usage = event.usage
       const row = {
-        accountId: caller.accountId,
-        keyId: caller.id,
-        at: new Date(Date.now() - event.latencyMs).toISOString(),
+        account_id: caller.accountId,
+        key_id: caller.id,
+        at: Date.now() - event.latencyMs,
         kind: event.kind,
         format: event.format,
         model,
         upstream: event.upstream ?? null,
         stream: event.stream === true,
         status: event.status,
-        latencyMs: Math.round(event.latencyMs),
-        firstByteMs: null,
-        input: usage?.inputTokens ?? 0,
-        output: usage?.outputTokens ?? 0,
+        latency_ms: Math.round(event.latencyMs),
+        first_byte_ms: null,
+        input_tokens: usage?.inputTokens ?? 0,
+        output_tokens: usage?.outputTokens ?? 0,
       }
       rows.push(row)
       return row
@@ -67,12 +59,7 @@ export function createRequestLog(db, { retentionDays = 7, maxPending = 100_000 }
       const batch = rows
       rows = []
       try {
-        await db.query(
-          insert,
-          columns.map(([field]) =>
-            batch.map((row) => (field === 'firstByteMs' && row[field] !== null ? Math.round(row[field]) : row[field])),
-          ),
-        )
+        await db.query(insert, [JSON.stringify(batch)])
       } catch (error) {
         if (typeof error?.code === 'string' && error.code.startsWith('23')) {
           console.error(`[service] request log: ${batch.length} row(s) dropped:`, error.message)
