@@ -120,6 +120,12 @@ describe.each(named)('$title', ({ fixture }) => {
     const parsed = await replay(gateway.url, fixture, body, stream)
     expect(upstream.rejections.slice(rejectionsBefore)).toEqual([])
     expect(upstream.received.length).toBe(receivedBefore + 1)
+    // A passthrough forwards what the client sent, only the model renamed (Claude Code's system entries, Codex's
+    // additional_tools, every vendor field).
+    if (passthrough) {
+      const forwarded = upstream.received.at(-1) as Json
+      expect(body.model === undefined ? forwarded : { ...forwarded, model: body.model }).toEqual(body)
+    }
     if (hasToolResult(fixture.body)) {
       expect(parsed.toolCalls).toEqual([])
       expect(parsed.text).toMatch(/^Done after \d+ turns\.$/)
