@@ -55,7 +55,10 @@ export const clis: readonly CliSpec[] = [
     package: '@anthropic-ai/claude-code',
     bin: 'claude',
     // `--model sonnet` (what the shared reference recorded) and `haiku`, whose loop ends with the system entry last.
-    scenarios: [{ name: 'print-tool-loop' }, { name: 'print-tool-loop-haiku', model: 'haiku' }],
+    scenarios: [
+      { name: 'print-tool-loop', model: 'sonnet' },
+      { name: 'print-tool-loop-haiku', model: 'haiku' },
+    ],
     toolCall: (dir) => (names) =>
       names.includes('Read')
         ? { name: 'Read', arguments: JSON.stringify({ file_path: join(dir, 'notes.txt') }) }
@@ -67,7 +70,7 @@ export const clis: readonly CliSpec[] = [
     id: 'gemini-cli',
     package: '@google/gemini-cli',
     bin: 'gemini',
-    scenarios: [{ name: 'prompt-tool-loop' }],
+    scenarios: [{ name: 'prompt-tool-loop', model: 'gemini-2.5-flash' }],
     toolCall: (dir) => (names) =>
       names.includes('read_file')
         ? { name: 'read_file', arguments: JSON.stringify({ file_path: join(dir, 'notes.txt') }) }
@@ -147,7 +150,7 @@ function invocation(
   if (id === 'claude-code') {
     return {
       command: bin,
-      args: ['-p', prompt, '--model', model ?? 'sonnet', '--tools', 'Read'],
+      args: ['-p', prompt, ...(model ? ['--model', model] : []), '--tools', 'Read'],
       env: {
         ...env,
         ANTHROPIC_BASE_URL: baseURL,
@@ -172,7 +175,7 @@ function invocation(
   )
   return {
     command: bin,
-    args: ['-p', prompt, '-m', model ?? 'gemini-2.5-flash'],
+    args: ['-p', prompt, ...(model ? ['-m', model] : [])],
     env: {
       ...env,
       GOOGLE_GEMINI_BASE_URL: baseURL,

@@ -78,7 +78,7 @@ export async function startRecorder(secrets: readonly string[]): Promise<Recorde
     const headers: Record<string, string> = {}
     request.headers.forEach((value, name) => {
       if (transportHeaders.has(name)) return
-      headers[name] = secretHeader.test(name) && name !== 'x-stainless-retry-count' ? REDACTED : value
+      headers[name] = secretHeader.test(name) ? REDACTED : value
     })
     const format = generationFormat(request.method, url.pathname)
     const recorded: RecordedRequest = {
