@@ -351,10 +351,13 @@ export async function forward(exchange: Exchange, input: ForwardInput): Promise<
       // A shared store's write for a JSON answer completes before the answer is sent (the client's next turn may
       // reach another instance); a stream's starts when it ends. A failed write costs continuity, not the answer.
       let remembering: Promise<void> | undefined
-      if (reasoning)
+      if (reasoning) {
         respond.onAssistant = (parts) => {
           remembering = reasoning.store.remember(reasoning.scope, parts)?.catch(() => {})
         }
+        // The store keeps reasoning, tool calls and provider data, never the answer's text: a long answer is not held.
+        respond.assistantText = false
+      }
       if (event.model !== undefined) respond.model = event.model
       result = await translateAnswer(answer, getGatewayFormat(to), format, respond)
       if (remembering) await remembering

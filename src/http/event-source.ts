@@ -73,6 +73,12 @@ export interface EventHooks {
   onUsage?: ((usage: ir.Usage) => void) | undefined
   onError?: ((error: ir.ErrorInfo) => void) | undefined
   onAssistant?: ((parts: ir.AssistantPart[]) => void) | undefined
+  /**
+   * `false`: a stream's parts given to `onAssistant` keep no answer text (each text part is there, in place, empty), so
+   * a stream of any length is folded in constant memory — reasoning, tool calls and provider data are kept, which is
+   * all the reasoning store reads. @defaultValue true
+   */
+  assistantText?: boolean | undefined
 }
 
 /**
@@ -98,7 +104,10 @@ export class TapStep implements StreamStep<ir.StreamEvent, ir.StreamEvent> {
       this.failed = true
       event.error.message = maskSecrets(event.error.message, this.hooks.secrets)
       this.hooks.onError?.(event.error)
-    } else if (this.snapshot) foldEvent(this.snapshot, event)
+    } else if (this.snapshot) {
+      if (event.type !== 'text-delta' || this.hooks.assistantText !== false) foldEvent(this.snapshot, event)
+      else if (event.providerData) foldEvent(this.snapshot, { ...event, text: '' })
+    }
     out.push(event)
   }
 

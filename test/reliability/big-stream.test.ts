@@ -1,0 +1,56 @@
+/**
+ * A 200 MB answer streamed in 16 KB deltas, read by a client as fast as it can (issue 21, item 5): the gateway's peak
+ * RSS over its warmed-up baseline, measured by `bench/big-stream.ts` in a child process (the gateway alone in its own
+ * process). A chat-completions client of a translated upstream used to grow it by ~275 MB — the reasoning store's fold
+ * of the stream kept the whole answer text — where the passthrough stays near 30–50 MB. Bound: +150 MB.
+ */
+import { execFile } from 'node:child_process'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { expect, it } from 'vitest'
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..')
+
+interface Figures {
+  pair: string
+  baselineMB: number
+  peakMB: number
+  growthMB: number
+  seconds: number
+  bytes: number
+}
+
+it('200 MB through passthrough and translated pairs: the peak RSS grows by less than 150 MB', async () => {
+  const stdout = await new Promise<string>((resolve, reject) => {
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', join(root, 'bench', 'big-stream.ts')],
+      {
+        cwd: root,
+        env: {
+          ...process.env,
+          BIG_STREAM_MB: '200',
+          BIG_STREAM_PAIRS: 'chat-completions>chat-completions,chat-completions>messages,messages>chat-completions',
+        },
+        timeout: 150_000,
+        maxBuffer: 1 << 20,
+      },
+      (error, out, err) => (error ? reject(new Error(`${error.message}\n${err}`)) : resolve(out)),
+    )
+  })
+  const figures = stdout
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Figures)
+  console.log(`big-stream figures: ${JSON.stringify(figures)}`)
+  expect(figures.map((figure) => figure.pair)).toEqual([
+    'chat-completions>chat-completions',
+    'chat-completions>messages',
+    'messages>chat-completions',
+  ])
+  for (const figure of figures) {
+    // The whole answer reached the client (200 MB of text and its framing).
+    expect(figure.bytes, figure.pair).toBeGreaterThan(200 * 2 ** 20)
+    expect(figure.growthMB, figure.pair).toBeLessThan(150)
+  }
+}, 180_000)
