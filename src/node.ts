@@ -22,7 +22,7 @@ import { errorInfo } from './gateway/errors.js'
 import { guessClientFormat } from './gateway/routing.js'
 import { type ExchangeHandler, type ExchangeRuntime, exchangeHandler } from './http/exchange.js'
 import { createNodeMediaFetch } from './node/media-fetch.js'
-import { serveExchange } from './node/serve.js'
+import { endAfterBody, serveExchange, writeRefusal } from './node/serve.js'
 import { createNodeTransport } from './node/upstream.js'
 
 /** Anything with the Fetch handler shape. */
@@ -142,7 +142,12 @@ export async function toRequest(
 }
 
 /** Writes a Fetch `Response` to a `ServerResponse`, honouring backpressure; cancels the body if the client leaves. */
-export async function writeResponse(response: Response, res: ServerResponse): Promise<void> {
+export function writeResponse(response: Response, res: ServerResponse): Promise<void> {
+  return pipeResponse(response, res, () => res.end())
+}
+
+/** {@link writeResponse}, ending the answer with `end`. */
+async function pipeResponse(response: Response, res: ServerResponse, end: () => void): Promise<void> {
   const headers: string[] = []
   response.headers.forEach((value, name) => {
     if (name === 'set-cookie') return
@@ -152,7 +157,7 @@ export async function writeResponse(response: Response, res: ServerResponse): Pr
   res.writeHead(response.status, response.statusText || undefined, headers)
   const body = response.body
   if (!body) {
-    res.end()
+    end()
     return
   }
   const reader = body.getReader()
@@ -180,7 +185,7 @@ export async function writeResponse(response: Response, res: ServerResponse): Pr
       // Flush compression or other buffering middleware when present (Express + compression).
       ;(res as unknown as { flush?: () => void }).flush?.()
     }
-    if (!res.destroyed) res.end()
+    if (!res.destroyed) end()
   } finally {
     res.off('close', onClose)
     reader.releaseLock()
@@ -213,9 +218,12 @@ export function toNodeListener(
     }
     const info = errorInfo('request-too-large', tooLargeMessage(maxBodyBytes))
     const encoded = getFormat(guessClientFormat(url, headers)).encodeError(info)
-    res.writeHead(encoded.status, { 'content-type': 'application/json' })
-    res.end(JSON.stringify(encoded.body))
-    req.resume()
+    const result = {
+      status: encoded.status,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(encoded.body),
+    }
+    writeRefusal(result, req, res)
   }
   return (req, res) => {
     const controller = new AbortController()
@@ -233,7 +241,8 @@ export function toNodeListener(
           return
         }
         const response = await handler(request)
-        await writeResponse(response, res)
+        // The handler answered a body over the limit itself (the gateway's 413): ended once the upload has arrived.
+        await pipeResponse(response, res, tooLarge ? () => endAfterBody(req, res) : () => res.end())
       } catch (error) {
         if (controller.signal.aborted) return
         if (tooLarge && !res.headersSent) {

@@ -23,9 +23,11 @@ function headerOf(req: IncomingMessage, name: string): string | null {
 /** A complete message emits no error; one that does anyway is not an uncaught exception. */
 function ignoreError(): void {}
 
-function readText(req: IncomingMessage, maxBytes: number): Promise<string | undefined> {
+/** Reads a body as text; `undefined` (and `refused.bodyRefused` set) when it is larger than `maxBytes`. */
+function readText(req: IncomingMessage, maxBytes: number, refused: MessageExchange): Promise<string | undefined> {
   const declared = Number(req.headers['content-length'] ?? Number.NaN)
   if (declared > maxBytes) {
+    refused.bodyRefused = true
     req.resume()
     return Promise.resolve(undefined)
   }
@@ -36,6 +38,7 @@ function readText(req: IncomingMessage, maxBytes: number): Promise<string | unde
       size += chunk.length
       if (size > maxBytes) {
         req.off('data', onData)
+        refused.bodyRefused = true
         req.resume()
         resolve(undefined)
         return
@@ -76,6 +79,8 @@ class MessageExchange implements ExchangeRequest {
   readonly method: string
   readonly path: string
   readonly query: string
+  /** The body was over the limit and left unread: the answer is written with {@link writeRefusal}. */
+  bodyRefused = false
   private web: Request | undefined
 
   constructor(
@@ -94,7 +99,7 @@ class MessageExchange implements ExchangeRequest {
   }
 
   text(maxBytes: number): Promise<string | undefined> {
-    return readText(this.req, maxBytes)
+    return readText(this.req, maxBytes, this)
   }
 
   onClose(listener: () => void): () => void {
@@ -112,9 +117,57 @@ class MessageExchange implements ExchangeRequest {
   }
 }
 
-/** An `IncomingMessage` as an exchange request. */
-export function exchangeOfMessage(req: IncomingMessage, res: ServerResponse): ExchangeRequest {
-  return new MessageExchange(req, res)
+/**
+ * Past the body limit, the rest of a body is read and discarded for at most this many bytes or this long before the
+ * connection closes (nginx's lingering close).
+ */
+const drainBytes = 64 * 1024 * 1024
+const drainMs = 5000
+
+/**
+ * Ends `res`, an answer sent before the request's body was read (it was over the body limit): Node closes such a
+ * connection as soon as the answer ends, and a client still uploading then fails with EPIPE or ECONNRESET instead of
+ * reading the answer. So the end waits until the rest of the body has arrived (discarded as it comes), or for
+ * {@link drainBytes} or {@link drainMs}, whichever comes first; then the connection closes.
+ */
+export function endAfterBody(req: IncomingMessage, res: ServerResponse): void {
+  if (req.complete || req.destroyed) {
+    res.end()
+    return
+  }
+  let size = 0
+  const finish = () => {
+    clearTimeout(timer)
+    req.off('data', onData)
+    req.off('end', finish)
+    req.off('close', finish)
+    res.end()
+  }
+  const onData = (chunk: Buffer) => {
+    size += chunk.length
+    if (size > drainBytes) finish()
+  }
+  const timer = setTimeout(finish, drainMs)
+  req.on('data', onData)
+  req.once('end', finish)
+  req.once('close', finish)
+  req.resume()
+}
+
+/** Writes the answer (a 413) to a request whose body was refused unread, and ends it with {@link endAfterBody}. */
+export function writeRefusal(result: ExchangeResult, req: IncomingMessage, res: ServerResponse): void {
+  const body = result.body
+  if (isChunkSource(body)) {
+    void writeResult(result, res)
+    return
+  }
+  const headers = result.headers
+  const length = body === null ? 0 : typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength
+  headers['content-length'] = String(length)
+  headers.connection = 'close'
+  res.writeHead(result.status, headers)
+  if (body !== null) res.write(body)
+  endAfterBody(req, res)
 }
 
 function drained(res: ServerResponse): Promise<void> {
@@ -191,8 +244,12 @@ export function serveExchange(
     } else res.destroy()
   }
   return (req, res) => {
-    handler(exchangeOfMessage(req, res), options.runtime).then(
-      (result) => writeResult(result, res)?.catch((error: unknown) => fail(res, error)),
+    const exchange = new MessageExchange(req, res)
+    handler(exchange, options.runtime).then(
+      (result) =>
+        exchange.bodyRefused
+          ? writeRefusal(result, req, res)
+          : writeResult(result, res)?.catch((error: unknown) => fail(res, error)),
       (error: unknown) => fail(res, error),
     )
   }
