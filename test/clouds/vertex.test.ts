@@ -143,6 +143,29 @@ describe('differential: the official Vertex clients give the reference request',
   })
 })
 
+describe('token counting', () => {
+  it('Claude: one count-tokens:rawPredict endpoint, the model in the body; Gemini: :countTokens', async () => {
+    const served = await gatewayFor(vertexUpstream('messages'))
+    const anthropic = new Anthropic({ baseURL: served.url, apiKey: 'k', maxRetries: 0 })
+    const counted = await anthropic.messages.countTokens({
+      model: claude,
+      messages: [{ role: 'user', content: 'Say hello' }],
+    })
+    await served.close()
+    expect(counted.input_tokens).toBeGreaterThan(0)
+    expect(last().path).toBe(
+      `/v1/projects/${vertex.project}/locations/${vertex.location}/publishers/anthropic/models/count-tokens:rawPredict`,
+    )
+    expect(last().body).toMatchObject({ model: claude, anthropic_version: 'vertex-2023-10-16' })
+    const geminiServed = await gatewayFor(vertexUpstream('content-generation'))
+    const google = new GoogleGenAI({ apiKey: 'k', httpOptions: { baseUrl: geminiServed.url } })
+    const total = await google.models.countTokens({ model: gemini, contents: 'Say hello' })
+    await geminiServed.close()
+    expect(total.totalTokens).toBeGreaterThan(0)
+    expect(last().path).toContain(`/publishers/google/models/${gemini}:countTokens`)
+  })
+})
+
 describe('service-account tokens', () => {
   it('one token fetch for concurrent calls, reused, and replaced once when the cloud expires it mid-test', async () => {
     const isolated = await startVertexStandIn({ project: 'other-project', location: 'global' })
