@@ -1,9 +1,24 @@
 import { defineConfig } from 'tsup'
 
 export default defineConfig({
-  entry: ['src/index.ts', 'src/core.ts', 'src/gateway.ts', 'src/node.ts', 'src/node/cli.ts'],
+  entry: {
+    index: 'src/index.ts',
+    core: 'src/core.ts',
+    gateway: 'src/gateway.ts',
+    node: 'src/node.ts',
+    'node/cli': 'src/node/cli.ts',
+    testing: 'src/node/testing/index.ts',
+  },
   format: ['esm', 'cjs'],
-  dts: { entry: ['src/index.ts', 'src/core.ts', 'src/gateway.ts', 'src/node.ts'] },
+  dts: {
+    entry: {
+      index: 'src/index.ts',
+      core: 'src/core.ts',
+      gateway: 'src/gateway.ts',
+      node: 'src/node.ts',
+      testing: 'src/node/testing/index.ts',
+    },
+  },
   clean: true,
   sourcemap: true,
   target: 'node20',

@@ -1,5 +1,5 @@
 /**
- * The Responses side of the strict stand-ins (./strict-upstreams.ts), strict the way OpenAI is:
+ * The Responses side of the strict stand-ins (./strict-upstream.ts), strict the way OpenAI is:
  * - a reasoning item's `encrypted_content` must be one this upstream issued ("could not be verified");
  * - an `item_reference` must name a reasoning item this upstream answered a request with that did not say
  *   `store: false` (OpenAI stores by default; the AI SDK's `openai(model)` refers back to it): else "not found";
@@ -7,8 +7,8 @@
  *   continues a stored response): "No tool call found for function call output".
  */
 import { randomBytes } from 'node:crypto'
-import type * as ir from '../../src/ir/index.js'
-import type { Json } from '../gateway-helpers.js'
+import type * as ir from '../../ir/index.js'
+import type { Json } from './json.js'
 
 export interface ResponsesLedger {
   check(body: Json): string | undefined
