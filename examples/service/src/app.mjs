@@ -405,7 +405,7 @@ export async function createService(config) {
       await limiter.close()
       await usage.close()
       await keys.close()
-      ops.close()
+      await ops.close()
       await config.tracing?.shutdown()
     },
   }

@@ -8,7 +8,7 @@
  * buffered and written once every 100 ms (a pipe's stdout is synchronous on Linux), never with a key, a code or a
  * prompt — the key's row id, the account id, the model, the status, the latency, the time to the first byte, tokens.
  */
-import { readFileSync } from 'node:fs'
+import { readFileSync, write as writeFile } from 'node:fs'
 import client from 'prom-client'
 import { safeEqual } from './security.mjs'
 
@@ -38,6 +38,55 @@ function mapCounter(registry, name, help, labelNames) {
   return (joined, n = 1) => {
     values.set(joined, (values.get(joined) ?? 0) + n)
   }
+}
+
+/**
+ * Writes to stdout off the event loop: `process.stdout` is synchronous for pipes on Linux, so a log reader that falls
+ * behind (a full pipe) would stop every request. Here one `fs.write` is in flight at a time on libuv's thread pool;
+ * text that arrives meanwhile waits, and beyond 16 MiB waiting it is dropped (and how much is said once it flows).
+ */
+function stdoutWriter() {
+  let waiting = []
+  let size = 0
+  let dropped = 0
+  let busy = false
+  let idle = []
+  const next = () => {
+    if (dropped) {
+      waiting.push(`{"level":"warn","msg":"log lines dropped: stdout was not read","bytes":${dropped}}\n`)
+      dropped = 0
+    }
+    if (waiting.length === 0) {
+      busy = false
+      for (const resolve of idle) resolve()
+      idle = []
+      return
+    }
+    busy = true
+    const bytes = Buffer.from(waiting.join(''))
+    waiting = []
+    size = 0
+    send(bytes, 0)
+  }
+  /** Writes `bytes` from `offset` on, all of it (a pipe may take part of a write; a non-blocking one may say EAGAIN). */
+  const send = (bytes, offset) =>
+    writeFile(1, bytes, offset, bytes.length - offset, null, (error, written) => {
+      if (error?.code === 'EAGAIN') return setTimeout(() => send(bytes, offset), 10)
+      if (!error && offset + written < bytes.length) return send(bytes, offset + written)
+      next() // written, or stdout is gone (EPIPE): nothing more to do for these lines
+    })
+  const write = (text) => {
+    if (size + text.length > 16 << 20) {
+      dropped += text.length
+      return
+    }
+    waiting.push(text)
+    size += text.length
+    if (!busy) next()
+  }
+  /** Resolves when everything given so far is written. */
+  write.drained = () => (busy ? new Promise((resolve) => idle.push(resolve)) : Promise.resolve())
+  return write
 }
 
 /**
@@ -121,7 +170,7 @@ export function createOps({ db, keys, limiter, metricsToken, logLevel = 'info', 
 
   // ── logs ─────────────────────────────────────────────────────────────────────────────────────────────────────────
   const threshold = levels[logLevel] ?? levels.info
-  const out = write ?? ((text) => process.stdout.write(text))
+  const out = write ?? stdoutWriter()
   let buffered = []
   /**
    * What waits for a request's first byte, by request id: its log line and its request-log row (a JSON answer's first
@@ -292,9 +341,11 @@ export function createOps({ db, keys, limiter, metricsToken, logLevel = 'info', 
     wrapApi,
     handle,
     log,
-    close() {
+    /** Stops the timer and writes the lines still buffered; resolves when they are out. */
+    async close() {
       clearInterval(logTimer)
       flushLogs()
+      await out.drained?.()
     },
   }
 }
