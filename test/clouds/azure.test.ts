@@ -129,6 +129,24 @@ describe('differential: the official clients give the reference request', () => 
   })
 })
 
+describe('headers on a provider upstream', () => {
+  it('an object and a function both reach Azure, beside the api-key; nothing of the client is forwarded', async () => {
+    let calls = 0
+    const fixed = await throughGateway({ apiKey: azureKey, headers: { 'X-Corp-Route': 'eu' } }, 'chat-completions')
+    await fixed.client.chat.completions.create({ model: deployment, messages })
+    await fixed.served.close()
+    expect(last().headers).toMatchObject({ 'x-corp-route': 'eu', 'api-key': azureKey })
+    const dynamic = await throughGateway(
+      { apiKey: azureKey, headers: async () => ({ 'x-proxy-token': `t${++calls}` }) },
+      'chat-completions',
+    )
+    await dynamic.client.chat.completions.create({ model: deployment, messages })
+    await dynamic.served.close()
+    expect(last().headers).toMatchObject({ 'x-proxy-token': 't1', 'api-key': azureKey })
+    expect(JSON.stringify(last().headers)).not.toContain('client-secret-key')
+  })
+})
+
 describe('four client formats × Azure chat completions and responses', () => {
   let gateway: Running
   beforeAll(async () => {
