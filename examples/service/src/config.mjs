@@ -13,6 +13,9 @@ export function loadConfig(argv = process.argv.slice(2), env = process.env) {
   const publicUrl = (env.PUBLIC_URL ?? `http://${cli.host}:${cli.port}`).replace(/\/+$/, '')
   const gatewayOptions = { ...cli.gateway }
   delete gatewayOptions.apiKeys // the service's own keys are the only client keys
+  // The service keeps conversation state in its database (src/stores.mjs), shared by every instance.
+  delete gatewayOptions.responseStore
+  delete gatewayOptions.reasoningStore
   const upstreams = Object.entries(gatewayOptions.upstreams ?? {})
   const models = gatewayOptions.models
     ? Object.entries(gatewayOptions.models).map(([id, route]) => ({
@@ -44,7 +47,10 @@ export function loadConfig(argv = process.argv.slice(2), env = process.env) {
     logLevel: logLevelOf(env.LOG_LEVEL),
     gatewayOptions,
     models,
-    summary: cli.summary,
+    summary: [
+      ...cli.summary.filter((line) => !/^respon?ses store/i.test(line)),
+      'conversation state (Responses store, reasoning): in the database, shared by every instance',
+    ],
   }
 }
 
