@@ -154,13 +154,12 @@ export function endAfterBody(req: IncomingMessage, res: ServerResponse): void {
   req.resume()
 }
 
+/** A whole (not streamed) answer. */
+type WholeResult = ExchangeResult & { body: Exclude<ExchangeResult['body'], ChunkSource> }
+
 /** Writes the answer (a 413) to a request whose body was refused unread, and ends it with {@link endAfterBody}. */
-export function writeRefusal(result: ExchangeResult, req: IncomingMessage, res: ServerResponse): void {
+export function writeRefusal(result: WholeResult, req: IncomingMessage, res: ServerResponse): void {
   const body = result.body
-  if (isChunkSource(body)) {
-    void writeResult(result, res)
-    return
-  }
   const headers = result.headers
   const length = body === null ? 0 : typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength
   headers['content-length'] = String(length)
@@ -247,8 +246,8 @@ export function serveExchange(
     const exchange = new MessageExchange(req, res)
     handler(exchange, options.runtime).then(
       (result) =>
-        exchange.bodyRefused
-          ? writeRefusal(result, req, res)
+        exchange.bodyRefused && !isChunkSource(result.body)
+          ? writeRefusal(result as WholeResult, req, res)
           : writeResult(result, res)?.catch((error: unknown) => fail(res, error)),
       (error: unknown) => fail(res, error),
     )
