@@ -10,9 +10,11 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createGateway } from '../gateway/create-gateway.js'
 import { toNodeListener } from '../node.js'
+import { runCheckCommand } from './check/cli-check.js'
 import { loadCliConfig } from './cli-config.js'
 
 const usage = `Usage: interlingua [--host 127.0.0.1] [--port 8787] [--config file.json]
+       interlingua check <baseURL> [--format F] [--key K] [--model [F=]ID] [--only FEATURE] [--json]   (see check --help)
 
 Serves OpenAI Chat Completions, Anthropic Messages and Gemini generateContent on one address.
 Environment: HOST, PORT; OPENAI_API_KEY / OPENAI_BASE_URL, ANTHROPIC_API_KEY / ANTHROPIC_BASE_URL,
@@ -26,6 +28,10 @@ The config file may set host, port, apiKeys, upstreams, models, defaultUpstream,
 responseStore ({ maxResponses, maxBytes, ttlMs } for the in-memory Responses store, on by default; false: stateless).`
 
 function main(): void {
+  if (process.argv[2] === 'check') {
+    runCheckCommand(process.argv.slice(3))
+    return
+  }
   if (process.argv.includes('--help') || process.argv.includes('-h')) {
     console.log(usage)
     return

@@ -1,0 +1,160 @@
+/** Runs the conformance checks (./checks.ts) against an endpoint, and writes the report (table, JSON, Markdown). */
+import { type Check, type Context, checks } from './checks.js'
+import {
+  body,
+  type CheckFormat,
+  checkFormats,
+  defaultModels,
+  type Exchange,
+  generatePath,
+  send,
+  type Target,
+} from './wire.js'
+
+export interface CheckResult {
+  id: string
+  format: CheckFormat
+  feature: string
+  pass: boolean
+  detail: string
+}
+
+export interface CheckReport {
+  endpoint: string
+  startedAt: string
+  durationMs: number
+  checks: CheckResult[]
+  passed: number
+  failed: number
+}
+
+export interface RunOptions {
+  endpoint: string
+  key?: string
+  models?: Partial<Record<CheckFormat, string>>
+  /** Formats to check; undefined: every format the endpoint answers. */
+  formats?: CheckFormat[]
+  /** Only checks of this feature (or id). */
+  only?: string
+  timeoutMs?: number
+  onProgress?: (line: string) => void
+}
+
+/** A problem that stops the run: an unreachable endpoint, a refused key. */
+export class CheckAbort extends Error {}
+
+function originOf(endpoint: string): string {
+  const url = new URL(endpoint)
+  return `${url.origin}${url.pathname.replace(/\/+$/, '').replace(/\/v1(beta)?$/, '')}`
+}
+
+export async function runChecks(options: RunOptions): Promise<CheckReport> {
+  const started = Date.now()
+  const target: Target = {
+    origin: originOf(options.endpoint),
+    ...(options.key !== undefined ? { key: options.key } : {}),
+    models: { ...defaultModels, ...options.models },
+    timeoutMs: options.timeoutMs ?? 30_000,
+  }
+  const cache = new Map<string, Promise<Exchange>>()
+  const askFor = (format: CheckFormat) => (request: Parameters<Context['ask']>[0]) => {
+    const key = `${format} ${request.path} ${request.key} ${JSON.stringify(request.body)}`
+    let exchange = cache.get(key)
+    if (!exchange) {
+      exchange = send(target, format, request).catch((error: Error) => {
+        throw new CheckAbort(`cannot reach ${target.origin}: ${(error.cause as Error)?.message ?? error.message}`)
+      })
+      cache.set(key, exchange)
+    }
+    return exchange
+  }
+  const formats: CheckFormat[] = []
+  for (const format of options.formats ?? checkFormats) {
+    const model = target.models[format]
+    const probe = await askFor(format)({
+      path: generatePath(format, model, false),
+      body: body(format, model, 'text', false),
+    })
+    if (probe.status === 401 || probe.status === 403)
+      throw new CheckAbort(
+        `${target.origin} answered ${probe.status} to a ${format} request: ${options.key === undefined ? 'pass its key with --key' : 'the --key given was refused'}`,
+      )
+    if (probe.status === 404 && options.formats === undefined) continue
+    formats.push(format)
+  }
+  if (formats.length === 0) throw new CheckAbort(`${target.origin} answers none of the formats (404 on every route)`)
+  const selected = (check: Check, format: CheckFormat) =>
+    check.formats.includes(format) &&
+    (options.only === undefined || check.feature.startsWith(options.only) || check.id === options.only)
+  const plan = formats.flatMap((format) =>
+    checks.filter((check) => selected(check, format)).map((check) => ({ format, check })),
+  )
+  const results: CheckResult[] = []
+  for (const [i, { format, check }] of plan.entries()) {
+    options.onProgress?.(`[${i + 1}/${plan.length}] ${format} ${check.id}`)
+    const ctx: Context = { format, model: target.models[format], keyed: options.key !== undefined, ask: askFor(format) }
+    let problem: string | undefined
+    try {
+      problem = await check.run(ctx)
+    } catch (error) {
+      if (error instanceof CheckAbort) throw error
+      problem = `failed: ${(error as Error).message}`
+    }
+    if (problem?.startsWith('skip:')) continue
+    results.push({ id: check.id, format, feature: check.feature, pass: problem === undefined, detail: problem ?? 'ok' })
+  }
+  const passed = results.filter((result) => result.pass).length
+  return {
+    endpoint: options.endpoint,
+    startedAt: new Date(started).toISOString(),
+    durationMs: Date.now() - started,
+    checks: results,
+    passed,
+    failed: results.length - passed,
+  }
+}
+
+/** The report as a table grouped by format and feature, then a summary line. */
+export function formatTable(report: CheckReport): string {
+  const lines: string[] = [`interlingua check ${report.endpoint}`]
+  let group = ''
+  for (const result of report.checks) {
+    if (result.format !== group) {
+      group = result.format
+      lines.push('', group)
+    }
+    const mark = result.pass ? 'PASS' : 'FAIL'
+    lines.push(
+      `  ${mark}  ${result.feature.padEnd(24)} ${result.id.padEnd(20)} ${result.pass ? '' : result.detail}`.trimEnd(),
+    )
+  }
+  lines.push('', `${report.passed} passed, ${report.failed} failed (${(report.durationMs / 1000).toFixed(1)} s)`)
+  return lines.join('\n')
+}
+
+/** Every check, what it verifies and where the rule comes from (docs/conformance.md). */
+export function formatMarkdown(): string {
+  const short: Record<CheckFormat, string> = {
+    'chat-completions': 'chat',
+    responses: 'responses',
+    messages: 'messages',
+    'content-generation': 'gemini',
+  }
+  const rows = checks.map(
+    (check) =>
+      `| \`${check.id}\` | ${check.feature} | ${check.formats.map((f) => short[f]).join(', ')} | ${check.verifies} | ${check.source} |`,
+  )
+  return [
+    '# Conformance checks',
+    '',
+    'Generated by `interlingua check --markdown` — do not edit by hand. `interlingua check <baseURL>` runs these',
+    'against any endpoint (`--format`, `--key`, `--model [format=]id`, `--only <feature>`, `--json`). Answers are',
+    "judged with the library's own strict decoders, its stream decoders and the IR stream grammar, and the raw wire",
+    'rules the official SDKs rely on, so the command works from the built package without the SDKs installed.',
+    '',
+    '| check | feature | formats | verifies | source of the rule |',
+    '| --- | --- | --- | --- | --- |',
+    ...rows,
+    '',
+  ].join('\n')
+}
