@@ -3,7 +3,7 @@
  * registry: a bundle holds only the formats its code names. `convert.ts` is the same by format id (the main entry).
  */
 import { InterlinguaError } from './errors.js'
-import type { EncodeRequestOptions, Format, FormatId } from './formats/format.js'
+import type { EncodeRequestOptions, Format, FormatId, WireFormatId } from './formats/format.js'
 import type * as ir from './ir/index.js'
 import { assertJsonDepth } from './shared/depth.js'
 
@@ -31,7 +31,7 @@ export interface ConvertRequestOptions<F extends FormatId | Format = FormatId>
 /** Reports warnings; in strict mode the first one becomes an error. */
 export function reportWarnings(
   warnings: ir.Warning[],
-  options: Pick<ConvertOptions, 'strict' | 'onWarning' | 'to'>,
+  options: Pick<ConvertOptions, 'strict' | 'onWarning'> & { to: WireFormatId },
 ): void {
   if (warnings.length === 0) return
   if (options.strict) {

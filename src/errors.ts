@@ -1,6 +1,6 @@
 import type { ErrorCode, ErrorInfo } from './ir/error.js'
 import { errorStatus } from './ir/error.js'
-import type { FormatId } from './ir/format-id.js'
+import type { FormatId, WireFormatId } from './ir/format-id.js'
 
 const marker = Symbol.for('interlingua.error')
 
@@ -12,7 +12,8 @@ export interface InterlinguaIssue {
 
 export interface InterlinguaErrorOptions {
   status?: number
-  format?: FormatId
+  /** The wire format the error is about. */
+  format?: WireFormatId
   /** JSON path of the offending field. */
   param?: string
   issues?: InterlinguaIssue[]
@@ -31,7 +32,7 @@ export class InterlinguaError extends Error {
   readonly [marker] = true
   readonly code: ErrorCode
   readonly status: number
-  readonly format?: FormatId
+  readonly format?: WireFormatId
   readonly param?: string
   readonly issues?: InterlinguaIssue[]
 

@@ -8,7 +8,7 @@ import type {
 } from '../stream/contract.js'
 import type { StreamStep } from '../stream/step.js'
 
-export type { FormatId } from '../ir/format-id.js'
+export type { FormatId, UpstreamOnlyFormatId, WireFormatId } from '../ir/format-id.js'
 export type { EncodeResponseOptions, EncodeStreamOptions, SseFrame, SseMessage } from '../stream/contract.js'
 
 /** What every converter returns: the value plus anything it had to drop or approximate (policy 2). */
@@ -75,10 +75,12 @@ export interface ModelInfo {
  * `src/formats/<id>/` whose `index.ts` exports a `const x: Format` (what `interlingua` exports) and whose `gateway.ts`
  * exports a `FormatGateway` (what only `interlingua/gateway` needs: routes, upstream target, model listing…, kept out
  * of the main entry's bundle); if it compiles, the folder implements the contract. Directions: `decode*` is wire → IR,
- * `encode*` is IR → wire.
+ * `encode*` is IR → wire. An upstream-only format (`converse`: `Format<'converse'>`) has the same folder but is in
+ * neither registry: the gateway loads it when an upstream names it. Its stream "SSE messages" are the decoded frames
+ * of its binary event stream: `event` is the frame's event (or exception) type, `data` its JSON payload.
  */
-export interface Format extends StreamCodec {
-  readonly id: ir.FormatId
+export interface Format<Id extends ir.WireFormatId = ir.FormatId> extends StreamCodec {
+  readonly id: Id
 
   /** Validates and decodes a request body. Throws `InterlinguaError('invalid-request')` naming the JSON path. */
   decodeRequest(body: unknown, route?: Partial<RouteMatch>): Converted<ir.Request>
@@ -160,7 +162,7 @@ export interface FormatGateway {
 }
 
 /** A format as the gateway serves it: its codec and its gateway part. */
-export interface GatewayFormat extends Format, FormatGateway {}
+export interface GatewayFormat<Id extends ir.WireFormatId = ir.FormatId> extends Format<Id>, FormatGateway {}
 
 /** See `FormatGateway.usageField`. */
 export interface UsageField {

@@ -6,7 +6,7 @@
  */
 import { reportWarnings } from '../convert.js'
 import { InterlinguaError } from '../errors.js'
-import type { Converted, FormatId } from '../formats/format.js'
+import type { Converted, FormatId, WireFormatId } from '../formats/format.js'
 import { getGatewayFormat } from '../formats/gateway.js'
 import { upstreamStreamError } from '../http/event-source.js'
 import { type ExchangeResult, isChunkSource, observe } from '../http/exchange.js'
@@ -96,7 +96,7 @@ function targetOf(
     const headers: Record<string, string> = {}
     let url: string
     if (provider) {
-      const built = provider.target({ format: upstream.format as FormatId, model: resolved.model, kind, stream })
+      const built = provider.target({ format: upstream.format as WireFormatId, model: resolved.model, kind, stream })
       url = built.url
       Object.assign(headers, built.headers)
       if (upstream.headers && typeof upstream.headers === 'object')
@@ -176,7 +176,7 @@ export async function forward(exchange: Exchange, input: ForwardInput): Promise<
   // is not referenced past the first await, so a passthrough does not keep the request body alive while it waits.
   const { options, resolved, onWarning } = input
   const includeUsage = input.head.streamIncludeUsage
-  const to = resolved.upstream.format as FormatId
+  const to = resolved.upstream.format as WireFormatId
   const sameFormat = to === format.id
   const decoded = input.decoded
   if (!sameFormat && !decoded) throw new Error('forward: a translated request needs its decoded body')
@@ -219,6 +219,7 @@ export async function forward(exchange: Exchange, input: ForwardInput): Promise<
       model: resolved.model,
       fetchMedia: input.fetchMedia,
     }
+    if (provider?.codec) buildInput.encoder = provider.codec
     if (decoded) buildInput.decoded = decoded
     if (options.defaultMaxTokens !== undefined) buildInput.defaultMaxTokens = options.defaultMaxTokens
     const built = await buildUpstreamBody(buildInput)
@@ -293,7 +294,7 @@ export async function forward(exchange: Exchange, input: ForwardInput): Promise<
   try {
     if (calls && provider && (answer.status < 200 || answer.status > 299)) {
       // A cloud's error answer is always re-encoded in the client's format: never its raw body, even in passthrough.
-      const source = calls.errorSource(provider, getGatewayFormat(to))
+      const source = calls.errorSource(provider, provider.codec ?? getGatewayFormat(to as FormatId), answer)
       const onError = (error: ir.ErrorInfo) => {
         exchange.error = error.code
       }
@@ -359,7 +360,7 @@ export async function forward(exchange: Exchange, input: ForwardInput): Promise<
         respond.assistantText = false
       }
       if (event.model !== undefined) respond.model = event.model
-      result = await translateAnswer(answer, getGatewayFormat(to), format, respond)
+      result = await translateAnswer(answer, provider?.codec ?? getGatewayFormat(to as FormatId), format, respond)
       if (remembering) await remembering
       Object.assign(result.headers, exchange.headers)
     }

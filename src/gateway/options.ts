@@ -1,5 +1,5 @@
 /** The gateway's options (issue 4). Every field is optional: `createGateway()` serves the embedded mock model. */
-import type { FormatId } from '../formats/format.js'
+import type { FormatId, WireFormatId } from '../formats/format.js'
 import type * as ir from '../ir/index.js'
 import type { ProviderId, ProviderOptions } from '../providers/provider.js'
 import type { ReasoningStoreOptions } from './reasoning-store.js'
@@ -8,21 +8,23 @@ import type { MemoryResponseStoreOptions, ResponseStore } from './response-store
 /**
  * An upstream service. `format: 'mock'` is the embedded mock model (no key, no network); every other format needs
  * `baseURL`, which means what it means for that format's official SDK (OpenAI `…/v1`; Anthropic and Gemini without
- * a version) — unless a `provider` says where requests go (Azure OpenAI, Vertex AI: see `provider`). The provider
+ * a version) — unless a `provider` says where requests go (Azure OpenAI, Vertex AI, Amazon Bedrock: see `provider`). The provider
  * fields (`deployment`, `project`, `location`, `region`, `auth`) are `ProviderOptions`'.
  */
 export interface UpstreamOptions extends ProviderOptions {
-  format: FormatId | 'mock'
+  /** `'converse'` (Amazon Bedrock's Converse API) is spoken only to upstreams, and only with `provider: 'bedrock'`. */
+  format: WireFormatId | 'mock'
   /**
    * The cloud that serves this upstream, when it is not the format's first-party API: `'azure'` (Azure OpenAI,
-   * chat-completions or responses) or `'vertex'` (Google Vertex AI: content-generation for Gemini, messages for
-   * Claude). The format still says what the wire looks like; the provider says where it goes and how it is
+   * chat-completions or responses), `'vertex'` (Google Vertex AI: content-generation for Gemini, messages for
+   * Claude) or `'bedrock'` (Amazon Bedrock: messages for Claude through InvokeModel, converse for any model). The
+   * format still says what the wire looks like; the provider says where it goes and how it is
    * authenticated. @defaultValue first-party
    */
   provider?: ProviderId
-  /** Required unless `format` is `'mock'` or the provider has a default origin (Vertex AI); Azure: the resource endpoint. */
+  /** Required unless `format` is `'mock'` or the provider has a default origin (Vertex AI, Bedrock); Azure: the resource endpoint. */
   baseURL?: string
-  /** The upstream's own key, sent in its format's auth header (Azure: `api-key`). The client's key is never forwarded. */
+  /** The upstream's own key, sent in its format's auth header (Azure: `api-key`; Bedrock: an API key, as Bearer). The client's key is never forwarded. */
   apiKey?: string
   /**
    * Extra headers sent upstream (set after the auth header, so they may override it): an object, or a function

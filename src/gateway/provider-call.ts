@@ -5,7 +5,7 @@
  * static headers never load it.
  */
 import { InterlinguaError } from '../errors.js'
-import type { Format, GatewayFormat } from '../formats/format.js'
+import type { Format, WireFormatId } from '../formats/format.js'
 import type { UpstreamAnswer } from '../http/upstream.js'
 import type * as ir from '../ir/index.js'
 import { providerSpec } from '../providers/index.js'
@@ -62,7 +62,7 @@ export async function callHeaders(
 /** Secrets a call's headers carry (masked in whatever the upstream echoes back). */
 export function headerSecrets(headers: Readonly<Record<string, string>>): string[] {
   const secrets: string[] = []
-  for (const name of ['authorization', 'api-key', 'x-api-key', 'x-goog-api-key']) {
+  for (const name of ['authorization', 'api-key', 'x-api-key', 'x-goog-api-key', 'x-amz-security-token']) {
     const value = headers[name]
     if (value !== undefined) secrets.push(value.replace(/^Bearer /i, ''))
   }
@@ -71,7 +71,7 @@ export function headerSecrets(headers: Readonly<Record<string, string>>): string
 
 /** A streamed 2xx answer through the provider's framing (`decodeStream`): its body becomes the format's SSE bytes. */
 export function framedAnswer(answer: UpstreamAnswer, provider: Provider, request: ProviderRequest): UpstreamAnswer {
-  if (!provider.decodeStream || answer.status < 200 || answer.status > 299) return answer
+  if (!provider.decodeStream || !request.stream || answer.status < 200 || answer.status > 299) return answer
   const step = provider.decodeStream(request)
   const out: Uint8Array[] = []
   let at = 0
@@ -111,11 +111,15 @@ export function framedAnswer(answer: UpstreamAnswer, provider: Provider, request
  * The upstream format as the source of an error answer: the provider's `decodeError` first (the cloud's own error
  * shape), else the format's.
  */
-export function errorSource(provider: Provider, format: GatewayFormat): Format {
+export function errorSource(
+  provider: Provider,
+  format: Format<WireFormatId>,
+  answer: Pick<UpstreamAnswer, 'header'>,
+): Format<WireFormatId> {
   if (!provider.decodeError) return format
   const decodeError = provider.decodeError.bind(provider)
-  return Object.assign(Object.create(format) as Format, {
+  return Object.assign(Object.create(format) as Format<WireFormatId>, {
     decodeError: (status: number, body: unknown): ir.ErrorInfo =>
-      decodeError(status, body) ?? format.decodeError(status, body),
+      decodeError(status, body, answer.header) ?? format.decodeError(status, body),
   })
 }

@@ -4,7 +4,7 @@
  */
 import { reportWarnings } from '../convert.js'
 import { InterlinguaError, invalidRequest } from '../errors.js'
-import type { Converted, Format, FormatId, RouteMatch, UpstreamConfig } from '../formats/format.js'
+import type { Converted, Format, FormatId, RouteMatch, UpstreamConfig, WireFormatId } from '../formats/format.js'
 import { getGatewayFormat } from '../formats/gateway.js'
 import type * as ir from '../ir/index.js'
 import { assertJsonDepth } from '../shared/depth.js'
@@ -49,7 +49,9 @@ export function parseJsonBody(text: string, format?: FormatId): unknown {
 /** What the gateway already knows when it builds the upstream request. */
 export interface UpstreamRequestInput {
   from: FormatId
-  to: FormatId
+  to: WireFormatId
+  /** The upstream format's codec when it is not in the registry (an upstream-only format a provider brings). */
+  encoder?: Format<WireFormatId>
   body: unknown
   /** The body's JSON text as received, when `body` was parsed from it unchanged: passthrough forwards it. */
   text?: string
@@ -136,15 +138,17 @@ export async function buildUpstreamBody(
   request.model = input.model
   // A chat-completions upstream reports stream usage only when asked; the client's format needs it.
   if (input.to === 'chat-completions' && upstreamKind(input).stream) request.streamIncludeUsage = true
-  if (input.to === 'content-generation' && input.fetchMedia) await inlineMedia(request, input.fetchMedia)
+  // Formats that take media only as bytes: http(s) URLs are fetched (through the configured fetcher) and inlined.
+  if ((input.to === 'content-generation' || input.to === 'converse') && input.fetchMedia)
+    await inlineMedia(request, input.fetchMedia)
   const encodeOptions = input.defaultMaxTokens === undefined ? {} : { defaultMaxTokens: input.defaultMaxTokens }
-  const encoded = getGatewayFormat(input.to).encodeRequest(request, encodeOptions)
+  const encoded = (input.encoder ?? getGatewayFormat(input.to as FormatId)).encodeRequest(request, encodeOptions)
   return { body: JSON.stringify(encoded.value), warnings: encoded.warnings }
 }
 
 /** Builds the URL, headers and body text for the upstream. Returns the encoder's warnings (not yet reported). */
 export async function buildUpstreamRequest(
-  input: UpstreamRequestInput,
+  input: UpstreamRequestInput & { to: FormatId },
 ): Promise<{ url: string; headers: Headers; body: string; warnings: ir.Warning[] }> {
   const { kind, stream } = upstreamKind(input)
   const { url, headers } = getGatewayFormat(input.to).upstreamTarget(input.model, kind, stream, input.upstream)
@@ -171,7 +175,7 @@ export async function translateRequest(request: Request, options: TranslateReque
   const decoded = source.decodeRequest(body, route)
   const model = options.model ?? decoded.value.model
   if (!model) throw new InterlinguaError('invalid-request', 'model: required field is missing', { param: 'model' })
-  const input: UpstreamRequestInput = {
+  const input: UpstreamRequestInput & { to: FormatId } = {
     from: options.from,
     to: options.to,
     body,

@@ -5,7 +5,7 @@
  */
 import { reportWarnings } from '../convert.js'
 import { InterlinguaError } from '../errors.js'
-import type { Format } from '../formats/format.js'
+import type { Format, WireFormatId } from '../formats/format.js'
 import type * as ir from '../ir/index.js'
 import { maskSecrets } from '../shared/mask.js'
 import { createSnapshot, finalizeSnapshot, foldEvent } from '../stream/accumulate.js'
@@ -264,12 +264,13 @@ function translateError(
   options: RespondOptions,
 ): ExchangeResult {
   info.message = maskSecrets(info.message, options.secrets)
-  const retryAfter = Number(answer.header('retry-after'))
+  const given = answer.header('retry-after')
+  const retryAfter = given === null ? Number.NaN : Number(given)
   if (info.retryAfter === undefined && Number.isFinite(retryAfter) && retryAfter >= 0) info.retryAfter = retryAfter
   options.onError?.(info)
   const encoded = target.encodeError(info)
   const headers = keptHeaders(answer)
-  // A retry delay only the body gave (Gemini's RetryInfo) becomes the header every client's SDK reads.
+  // A delay the error itself names (Gemini's RetryInfo, Bedrock's throttling) reaches the client as `retry-after`.
   if (info.retryAfter !== undefined && headers['retry-after'] === undefined)
     headers['retry-after'] = String(info.retryAfter)
   return jsonResult(encoded.body, headers, encoded.status)
@@ -278,7 +279,7 @@ function translateError(
 /** An upstream answer of another format → the client's (error, SSE or JSON, whichever the upstream sent). */
 export async function translateAnswer(
   answer: UpstreamAnswer,
-  source: Format,
+  source: Format<WireFormatId>,
   target: Format,
   options: RespondOptions,
 ): Promise<ExchangeResult> {
@@ -333,7 +334,12 @@ export async function translateAnswer(
  * not the API's (a wrong `baseURL`; every supported API answers its own 404s in JSON): a 502 naming the upstream and
  * the path it was sent to, never a 404 that reads like a missing model.
  */
-export function opaqueErrorInfo(source: Format, answer: UpstreamAnswer, text: string, at?: UpstreamAt): ir.ErrorInfo {
+export function opaqueErrorInfo(
+  source: Format<WireFormatId>,
+  answer: UpstreamAnswer,
+  text: string,
+  at?: UpstreamAt,
+): ir.ErrorInfo {
   const type = (answer.header('content-type') ?? '').split(';')[0]?.trim()
   if (answer.status === 404 && at) {
     const body = type ? ` with a ${type} body` : ''

@@ -1,4 +1,4 @@
-import type { FormatId } from './format-id.js'
+import type { WireFormatId } from './format-id.js'
 
 /**
  * Error codes, kebab-case. Each has a default HTTP status (`errorStatus`), but `ErrorInfo.status`
@@ -51,7 +51,7 @@ export interface ErrorInfo {
   /** The vendor's own error code (OpenAI `code`, Anthropic `details.error_code`). */
   vendorCode?: string
   /** The format `vendorType`/`vendorCode` belong to. */
-  rawFormat?: FormatId
+  rawFormat?: WireFormatId
   /** Seconds to wait before retrying, when the upstream said so. */
   retryAfter?: number
 }

@@ -1,5 +1,5 @@
 import type { AssistantPart, AudioPart, DocumentPart, ImagePart, TextPart, ToolResultPart } from './content.js'
-import type { FormatId, ProviderData } from './format-id.js'
+import type { ProviderData, WireFormatId } from './format-id.js'
 
 /**
  * A system prompt. Chat-completions `developer` messages decode to `system` with
@@ -145,5 +145,5 @@ export interface Request {
    * format's encoder spreads them back (lossless same-format round trips); other encoders report each
    * key as a warning.
    */
-  extensions?: { [F in FormatId]?: Record<string, unknown> }
+  extensions?: { [F in WireFormatId]?: Record<string, unknown> }
 }

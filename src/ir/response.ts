@@ -1,5 +1,5 @@
 import type { AssistantPart } from './content.js'
-import type { FormatId } from './format-id.js'
+import type { WireFormatId } from './format-id.js'
 
 /** @see DESIGN.md §3: a turn that contains a tool call is `tool-calls` whatever the raw value. */
 export type UnifiedFinishReason = 'stop' | 'length' | 'tool-calls' | 'content-filter' | 'error' | 'other'
@@ -9,7 +9,7 @@ export interface FinishReason {
   /** The vendor's own value, e.g. `end_turn`, `STOP`. */
   raw?: string
   /** Which format `raw` belongs to; an encoder reuses `raw` only when this is its own id. */
-  rawFormat?: FormatId
+  rawFormat?: WireFormatId
 }
 
 /**
@@ -51,5 +51,5 @@ export interface Response {
   /** Choices beyond the first, for formats that can return several. */
   extraChoices?: Choice[]
   /** Response fields with no IR equivalent, kept under the source format's id (see `Request.extensions`). */
-  extensions?: { [F in FormatId]?: Record<string, unknown> }
+  extensions?: { [F in WireFormatId]?: Record<string, unknown> }
 }

@@ -9,14 +9,15 @@ import { readFileSync } from 'node:fs'
 import type { FormatId } from '../formats/format.js'
 import type { ModelRoute, UpstreamOptions } from '../gateway/options.js'
 import type { ServiceAccountKey } from '../providers/provider.js'
+import { bedrockFromEnv } from './cli-bedrock.js'
 
 /** One cloud as the environment configures it. */
 export interface Cloud {
   upstreams: Record<string, UpstreamOptions>
-  /** Model ids `<prefix>/<model>` are this cloud's. */
-  prefix: string
+  /** Model ids `<prefix>/<model>` are this cloud's, for each of these prefixes. */
+  prefixes: readonly string[]
   /** The route of `<prefix>/<model>` for a client of `client`'s format. */
-  route(model: string, client: FormatId): ModelRoute
+  route(model: string, client: FormatId, prefix: string): ModelRoute
   /** What was configured, for the start-up lines (no secrets). */
   summary: string
 }
@@ -39,7 +40,7 @@ function azureFromEnv(env: Env): Cloud | undefined {
       azure: { format: 'chat-completions', ...base },
       'azure-responses': { format: 'responses', ...base },
     },
-    prefix: 'azure',
+    prefixes: ['azure'],
     route: (model, client) => ({ upstream: client === 'responses' ? 'azure-responses' : 'azure', model }),
     summary: `upstream azure (Azure OpenAI, ${api}) at ${endpoint} — key from AZURE_OPENAI_API_KEY; models azure/<deployment>`,
   }
@@ -73,13 +74,13 @@ function vertexFromEnv(env: Env): Cloud | undefined {
       vertex: { format: 'content-generation', ...base },
       'vertex-anthropic': { format: 'messages', ...base },
     },
-    prefix: 'vertex',
+    prefixes: ['vertex'],
     route: (model) => ({ upstream: model.startsWith('claude-') ? 'vertex-anthropic' : 'vertex', model }),
     summary: `upstream vertex (Vertex AI, project ${project}, location ${location}${env.VERTEX_BASE_URL ? ` at ${env.VERTEX_BASE_URL}` : ''}) — service account ${key.client_email}; models vertex/<model> (claude-… → Anthropic)`,
   }
 }
 
-const readers = [azureFromEnv, vertexFromEnv]
+const readers = [azureFromEnv, vertexFromEnv, bedrockFromEnv]
 
 /** Every cloud the environment configures. */
 export function cloudsFromEnv(env: Env): Cloud[] {

@@ -120,9 +120,11 @@ export function loadCliConfig(argv: readonly string[], env: NodeJS.ProcessEnv): 
   if (upstreamNames.length > 0) {
     gateway.resolveModel = (model, context) => {
       const slash = model.indexOf('/')
-      // "azure/<deployment>", "vertex/<model>": the cloud's route, which may depend on the client's format.
-      const cloud = slash > 0 ? clouds.find((entry) => entry.prefix === model.slice(0, slash)) : undefined
-      if (cloud) return cloud.route(model.slice(slash + 1), context.format)
+      // "azure/<deployment>", "vertex/<model>", "bedrock/<modelId>": the cloud's route, which may depend on the
+      // client's format (Azure) or the model (Bedrock's Anthropic ids).
+      const prefix = slash > 0 ? model.slice(0, slash) : ''
+      const cloud = slash > 0 ? clouds.find((entry) => entry.prefixes.includes(prefix)) : undefined
+      if (cloud) return cloud.route(model.slice(slash + 1), context.format, prefix)
       // "upstream/model" names the upstream explicitly.
       if (slash > 0 && upstreams[model.slice(0, slash)])
         return { upstream: model.slice(0, slash), model: model.slice(slash + 1) }

@@ -3,6 +3,7 @@
  * loads no provider code: `load()` does, when a request first reaches an upstream of that provider.
  */
 import { azureSpec } from './azure/config.js'
+import { bedrockSpec } from './bedrock/config.js'
 import type { ProviderId, ProviderSpec } from './provider.js'
 import { vertexSpec } from './vertex/config.js'
 
@@ -11,6 +12,7 @@ export type * from './provider.js'
 /** Every provider by id. A provider missing here does not compile (`Record<ProviderId, …>`). */
 export const providerSpecs: Readonly<Record<ProviderId, ProviderSpec>> = {
   azure: azureSpec,
+  bedrock: bedrockSpec,
   vertex: vertexSpec,
 }
 

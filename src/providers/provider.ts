@@ -25,12 +25,12 @@
  *   when client and upstream formats are the same.
  * Providers import formats, shared and stream code, never the gateway (data flows one way).
  */
-import type { FormatId } from '../formats/format.js'
+import type { GatewayFormat, WireFormatId } from '../formats/format.js'
 import type * as ir from '../ir/index.js'
 import type { StreamStep } from '../stream/step.js'
 
 /** The providers an upstream may name. */
-export type ProviderId = 'azure' | 'vertex'
+export type ProviderId = 'azure' | 'bedrock' | 'vertex'
 
 /** A Google service-account key: the JSON file's object (only these fields are read). */
 export interface ServiceAccountKey {
@@ -77,14 +77,16 @@ export interface ProviderOptions {
   /**
    * A cloud credential, or a function returning one (called before each call: cache inside it). Azure: an Entra ID
    * token. Vertex AI: `{ serviceAccount }` (the key file's object; tokens are fetched, cached and refreshed by the
-   * gateway) or an access token.
+   * gateway) or an access token. Bedrock: `{ accessKeyId, secretAccessKey, sessionToken? }` (SigV4) or
+   * `{ bearerToken }` (a Bedrock API key).
    */
   auth?: UpstreamAuth
 }
 
 /** The upstream options a provider reads. */
 export interface ProviderUpstream extends ProviderOptions {
-  format: FormatId
+  /** An upstream-only format (`converse`) is served by the provider that brings its codec (`Provider.codec`). */
+  format: WireFormatId
   provider: ProviderId
   /** Replaces the provider's default origin (private endpoints, proxies, tests); Azure: the resource endpoint. */
   baseURL?: string
@@ -96,7 +98,7 @@ export interface ProviderUpstream extends ProviderOptions {
 
 /** What is being sent: the upstream's format, the model id sent upstream, the endpoint kind and whether it streams. */
 export interface ProviderRequest {
-  format: FormatId
+  format: WireFormatId
   model: string
   kind: 'generate' | 'count-tokens'
   stream: boolean
@@ -144,9 +146,16 @@ export interface Provider {
   decodeStream?(request: ProviderRequest): StreamStep<Uint8Array, Uint8Array>
   /**
    * An error answered by the cloud itself (its auth, quota or routing layer, in its own shape) → IR; `undefined` for a
-   * body of the format's own shape (the format's `decodeError` reads it). Total: never throws.
+   * body of the format's own shape (the format's `decodeError` reads it). `header` reads the answer's headers (Bedrock
+   * names the exception in `x-amzn-errortype`). Total: never throws.
    */
-  decodeError?(status: number, body: unknown): ir.ErrorInfo | undefined
+  decodeError?(status: number, body: unknown, header: (name: string) => string | null): ir.ErrorInfo | undefined
+  /**
+   * The codec of an upstream-only format this provider serves (Bedrock: `converse`), shipped with the provider's code
+   * so that only a gateway configured with it loads it. The gateway encodes requests to, and decodes answers of, an
+   * upstream of that format with it. @defaultValue none: the upstream's format is in the registry
+   */
+  readonly codec?: GatewayFormat<WireFormatId>
 }
 
 /** What a provider may use besides its upstream's options. */
@@ -162,8 +171,8 @@ export type ProviderFactory = (upstream: ProviderUpstream, context: ProviderCont
 
 /** A provider folder's `config.ts`: what the gateway knows of it without loading it. */
 export interface ProviderSpec {
-  /** The upstream formats it serves. */
-  formats: readonly FormatId[]
+  /** The upstream formats it serves (an upstream-only one, `converse`, with its `codec`). */
+  formats: readonly WireFormatId[]
   /**
    * The upstream's options checked at `createGateway`: a problem as `"<field> …"` (the gateway prefixes the upstream's
    * name), or `undefined`. Synchronous; a function credential cannot be checked before it is called.

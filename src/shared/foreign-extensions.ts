@@ -1,5 +1,5 @@
 import { InterlinguaError } from '../errors.js'
-import type { FormatId } from '../ir/format-id.js'
+import type { WireFormatId } from '../ir/format-id.js'
 import type { Warning } from '../ir/warning.js'
 
 /**
@@ -21,20 +21,20 @@ export interface Requirement {
  * features only that format's own service can serve. `own` is the target (`'mock'`: the embedded mock model).
  */
 export function assertPortable(
-  extensions: { [F in FormatId]?: Record<string, unknown> } | undefined,
-  own: FormatId | 'mock',
+  extensions: { [F in WireFormatId]?: Record<string, unknown> } | undefined,
+  own: WireFormatId | 'mock',
 ): void {
   if (!extensions) return
   for (const format in extensions) {
     if (format === own) continue
-    const required = extensions[format as FormatId]?.[REQUIRES_KEY] as Requirement[] | undefined
+    const required = extensions[format as WireFormatId]?.[REQUIRES_KEY] as Requirement[] | undefined
     const first = required?.[0]
     if (first) {
       const options = { param: first.path, issues: required }
       throw new InterlinguaError(
         'unsupported-feature',
         `${first.path}: ${first.message}`,
-        own === 'mock' ? options : { ...options, format: own },
+        own === 'mock' || own === 'converse' ? options : { ...options, format: own },
       )
     }
   }
@@ -46,15 +46,15 @@ export function assertPortable(
  * Throws `unsupported-feature` (400) for another format's `@requires` entries.
  */
 export function reportForeignExtensions(
-  extensions: { [F in FormatId]?: Record<string, unknown> } | undefined,
-  own: FormatId,
+  extensions: { [F in WireFormatId]?: Record<string, unknown> } | undefined,
+  own: WireFormatId,
   warnings: Warning[],
 ): void {
   if (!extensions) return
   assertPortable(extensions, own)
   for (const format in extensions) {
     if (format === own) continue
-    const foreign = extensions[format as FormatId] as Record<string, unknown>
+    const foreign = extensions[format as WireFormatId] as Record<string, unknown>
     for (const key in foreign) {
       if (key.startsWith('@')) continue
       warnings.push({ type: 'dropped', path: key, message: `${format} field ${key} has no ${own} equivalent` })
@@ -68,15 +68,15 @@ export function reportForeignExtensions(
  * said to be sent as an ordinary, always-loaded function.
  */
 export function reportForeignToolData(
-  providerData: { [F in FormatId]?: Record<string, unknown> } | undefined,
-  own: FormatId,
+  providerData: { [F in WireFormatId]?: Record<string, unknown> } | undefined,
+  own: WireFormatId,
   path: string,
   warnings: Warning[],
 ): void {
   if (!providerData) return
   for (const format in providerData) {
     if (format === own) continue
-    for (const key in providerData[format as FormatId]) {
+    for (const key in providerData[format as WireFormatId]) {
       // `@` keys are notes a decoder left for its own encoder (a flattened namespace's names), never wire fields.
       if (key.startsWith('@')) continue
       const message =

@@ -10,7 +10,7 @@
  * on the part; encoders only ever write their own namespace upstream, so a foreign signature is never sent to the
  * wrong provider, and the original bytes come back exactly. Anything that is not an envelope is a native value.
  */
-import type { FormatId, ProviderData } from '../ir/format-id.js'
+import type { FormatId, ProviderData, WireFormatId } from '../ir/format-id.js'
 import type * as ir from '../ir/index.js'
 import { isRecord } from './is-record.js'
 
@@ -52,9 +52,10 @@ function fromBase64Url(text: string): string {
  * The opaque reasoning field of each provider, by the format that produced it: the only data that travels in an
  * envelope (a new format with its own signatures adds one line here).
  */
-const signatureFields: Partial<Record<FormatId, string>> = {
+const signatureFields: Partial<Record<WireFormatId, string>> = {
   messages: 'signature',
   'content-generation': 'thoughtSignature',
+  converse: 'signature',
 }
 
 /**
@@ -70,10 +71,10 @@ export function envelopeFor(
   let any = redactedData !== undefined
   for (const format in signatureFields) {
     if (format === own) continue
-    const field = signatureFields[format as FormatId] as string
-    const value = providerData?.[format as FormatId]?.[field]
+    const field = signatureFields[format as WireFormatId] as string
+    const value = providerData?.[format as WireFormatId]?.[field]
     if (typeof value !== 'string' || value === '') continue
-    carried[format as FormatId] = { [field]: value }
+    carried[format as WireFormatId] = { [field]: value }
     any = true
   }
   if (!any) return undefined
@@ -110,7 +111,7 @@ export function unwrapEnvelope(value: unknown): Envelope | undefined {
   const providerData: ProviderData = {}
   for (const key in payload.p) {
     const data = payload.p[key]
-    if (isRecord(data)) providerData[key as FormatId] = data
+    if (isRecord(data)) providerData[key as WireFormatId] = data
   }
   const envelope: Envelope = { providerData }
   if (typeof payload.r === 'string') envelope.redactedData = payload.r
@@ -120,7 +121,7 @@ export function unwrapEnvelope(value: unknown): Envelope | undefined {
 /** Merges provider data namespace by namespace (the later value of a field wins). */
 function mergeData(into: ProviderData | undefined, from: ProviderData): ProviderData {
   const out: ProviderData = { ...into }
-  for (const key in from) out[key as FormatId] = { ...out[key as FormatId], ...from[key as FormatId] }
+  for (const key in from) out[key as WireFormatId] = { ...out[key as WireFormatId], ...from[key as WireFormatId] }
   return out
 }
 

@@ -12,6 +12,7 @@
  */
 import type * as ir from '../../ir/index.js'
 import { budgetForEffort } from '../../ir/reasoning.js'
+import { allowedToolsOnly } from '../../shared/allowed-tools.js'
 import { reportForeignExtensions } from '../../shared/foreign-extensions.js'
 import { dropHostedTool, reportWebSearchFields } from '../../shared/hosted-tools.js'
 import type { Converted, EncodeRequestOptions } from '../format.js'
@@ -59,17 +60,8 @@ function encodeTools(request: ir.Request, warnings: ir.Warning[]): Json[] | unde
 }
 
 function encodeFunctionTools(request: ir.Request, warnings: ir.Warning[]): Json[] | undefined {
-  let tools = request.tools
+  const tools = allowedToolsOnly(request, 'messages', warnings)
   if (!tools) return undefined
-  if (request.allowedTools) {
-    const allowed = new Set(request.allowedTools)
-    tools = tools.filter((tool) => allowed.has(tool.name))
-    warnings.push({
-      type: 'changed',
-      path: 'allowedTools',
-      message: 'messages has no allowed-tools list; tools filtered to it',
-    })
-  }
   return tools.map((tool, i) => {
     let schema = tool.parameters ?? { type: 'object', properties: {} }
     if (schema.type !== 'object') {

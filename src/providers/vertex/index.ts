@@ -8,7 +8,9 @@
  * the multi-region hosts), or `baseURL`. Auth: an access token (or a function returning one), a service-account key
  * (tokens fetched with a signed JWT, cached, refreshed), or an express-mode API key (Gemini only, no project).
  */
+
 import { contentGeneration } from '../../formats/content-generation/index.js'
+import type { FormatId } from '../../formats/format.js'
 import { modelPathSegment } from '../../shared/path-segment.js'
 import { resolveToken, trimBase } from '../credential.js'
 import type { Provider, ProviderFactory, ProviderRequest, ProviderTarget, ProviderUpstream } from '../provider.js'
@@ -43,7 +45,7 @@ function url(request: ProviderRequest, upstream: ProviderUpstream, origin: strin
     request.format === 'messages' && request.kind === 'count-tokens'
       ? 'count-tokens'
       : // `@` (versioned model ids, `claude-sonnet-4-5@20250929`) is a path character: kept as the SDKs send it.
-        modelPathSegment(request.model.replace(/^models\//, ''), request.format).replace(/%40/g, '@')
+        modelPathSegment(request.model.replace(/^models\//, ''), request.format as FormatId).replace(/%40/g, '@')
   const name = request.format === 'messages' && request.kind === 'count-tokens' ? 'rawPredict' : method(request)
   return `${origin}/${version}${scope}/publishers/${publisher}/models/${model}:${name}`
 }

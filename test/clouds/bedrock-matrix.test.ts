@@ -1,0 +1,207 @@
+/**
+ * The four client formats × Bedrock (InvokeModel for Claude, Converse for Claude and Nova), against the strict
+ * stand-in: JSON and stream, tools, thinking whose Converse signature survives the client's round trip (the
+ * stand-in refuses a reasoning block it did not sign), and Bedrock's errors in the client's format — throttling 429
+ * with a retry hint, expired credentials 403, an exception inside the stream — never Bedrock's raw body.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createGateway } from '../../src/gateway/create-gateway.js'
+import type { FormatId } from '../../src/ir/index.js'
+import { formatIds, type Json, post, summarize, summarizeSse, wireRequest } from '../gateway-helpers.js'
+import {
+  awsCredentials,
+  type BedrockReceived,
+  type BedrockStandIn,
+  expiredCredentials,
+  region,
+  startBedrockStandIn,
+} from './bedrock-stand-in.js'
+
+let bedrock: BedrockStandIn
+beforeAll(async () => {
+  bedrock = await startBedrockStandIn()
+})
+afterAll(() => bedrock.close())
+
+const claude = 'anthropic.claude-sonnet-4-5-20250929-v1:0'
+const nova = 'amazon.nova-pro-v1:0'
+
+function gateway(auth: unknown = awsCredentials) {
+  const common = { provider: 'bedrock' as const, region, baseURL: bedrock.url, auth: auth as typeof awsCredentials }
+  return createGateway({
+    upstreams: {
+      invoke: { format: 'messages', ...common },
+      converse: { format: 'converse', ...common },
+    },
+    models: {
+      'claude-invoke': { upstream: 'invoke', model: claude },
+      'claude-converse': { upstream: 'converse', model: claude },
+      'nova-converse': { upstream: 'converse', model: nova },
+    },
+  })
+}
+
+function last(): BedrockReceived {
+  return bedrock.received.at(-1) as BedrockReceived
+}
+
+async function call(format: FormatId, model: string, scenario: Parameters<typeof wireRequest>[2]) {
+  const { path, body } = wireRequest(format, model, scenario)
+  return gateway().fetch(post(format, path, body))
+}
+
+const routes = [
+  ['claude-invoke', 'invoke'],
+  ['claude-converse', 'converse'],
+  ['nova-converse', 'converse'],
+] as const
+
+describe.each(formatIds)('%s client', (format) => {
+  it.each(routes)(
+    '%s: JSON and stream give the same text, on the right Bedrock operation',
+    async (model, operation) => {
+      const json = await call(format, model, { text: 'Say hello' })
+      expect(json.status).toBe(200)
+      const answer = summarize(format, await json.json())
+      expect(answer.text).not.toBe('')
+      if (operation === 'converse') expect(answer.text).toContain('You said: Say hello')
+      expect(last().path).toMatch(new RegExp(`/${operation}$`))
+      const stream = await call(format, model, { text: 'Say hello', stream: true })
+      expect(stream.status).toBe(200)
+      expect(stream.headers.get('content-type')).toContain('text/event-stream')
+      const streamed = summarizeSse(format, await stream.text())
+      expect(streamed.error).toBeUndefined()
+      expect(streamed.text).toBe(answer.text)
+      expect(last().path).toMatch(
+        new RegExp(`/${operation === 'invoke' ? 'invoke-with-response-stream' : 'converse-stream'}$`),
+      )
+    },
+  )
+
+  it.each(routes)('%s: tools, JSON and stream', async (model) => {
+    const json = await call(format, model, { text: 'Weather in Paris?', tools: true })
+    expect(summarize(format, await json.json()).tools).toEqual(['get_weather'])
+    const stream = await call(format, model, { text: 'Weather in Paris?', tools: true, stream: true })
+    expect(summarizeSse(format, await stream.text()).tools).toEqual(['get_weather'])
+  })
+
+  it('throttling → 429 in the client format with a retry hint; never Bedrock’s body', async () => {
+    for (const model of ['claude-invoke', 'nova-converse']) {
+      bedrock.throttleOnce()
+      const answer = await call(format, model, { text: 'Say hello' })
+      expect(answer.status).toBe(429)
+      expect(answer.headers.get('retry-after')).toBe('1')
+      const body = (await answer.json()) as Json
+      expect(JSON.stringify(body)).toContain('Too many requests')
+      expect(Object.keys(body)).not.toEqual(['message'])
+      expect(body.error ?? body).toBeTruthy()
+      if (format === 'messages') expect(body.error.type).toBe('rate_limit_error')
+      if (format === 'content-generation') expect(body.error.status).toBe('RESOURCE_EXHAUSTED')
+    }
+  })
+
+  it('expired session credentials → 403 in the client format', async () => {
+    const { path, body } = wireRequest(format, 'nova-converse', { text: 'Say hello' })
+    const answer = await gateway(expiredCredentials).fetch(post(format, path, body))
+    expect(answer.status).toBe(403)
+    const text = await answer.text()
+    expect(text).toContain('The security token included in the request is expired')
+    expect(text).not.toContain(expiredCredentials.sessionToken)
+    expect(text).not.toContain(expiredCredentials.secretAccessKey)
+    expect(Object.keys(JSON.parse(text))).not.toEqual(['message'])
+  })
+
+  it('an exception inside the stream: after the first bytes, the client format’s in-stream error', async () => {
+    for (const model of ['claude-invoke', 'claude-converse']) {
+      bedrock.failStreamOnce('modelStreamErrorException', 4)
+      const answer = await call(format, model, { text: 'Say hello', stream: true })
+      expect(answer.status).toBe(200)
+      const streamed = summarizeSse(format, await answer.text())
+      expect(JSON.stringify(streamed.error)).toContain('modelStreamErrorException')
+    }
+  })
+
+  it('a throttling exception as the first frame of a converse stream → HTTP 429 before any byte', async () => {
+    bedrock.failStreamOnce('throttlingException', 0)
+    const answer = await call(format, 'nova-converse', { text: 'Say hello', stream: true })
+    expect(answer.status).toBe(429)
+    expect(answer.headers.get('retry-after')).toBe('1')
+  })
+})
+
+describe('thinking on Converse: the signature Bedrock issued comes back through every client format', () => {
+  /** The client's second turn: its first answer replayed, then the tool's result. */
+  function secondTurn(format: FormatId, first: Json, firstRequest: Json): Json {
+    if (format === 'messages') {
+      const call = first.content.find((block: Json) => block.type === 'tool_use')
+      return {
+        ...firstRequest,
+        messages: [
+          ...firstRequest.messages,
+          { role: 'assistant', content: first.content },
+          { role: 'user', content: [{ type: 'tool_result', tool_use_id: call.id, content: '18C and sunny' }] },
+        ],
+      }
+    }
+    if (format === 'chat-completions') {
+      const message = first.choices[0].message
+      return {
+        ...firstRequest,
+        messages: [
+          ...firstRequest.messages,
+          message,
+          { role: 'tool', tool_call_id: message.tool_calls[0].id, content: '18C and sunny' },
+        ],
+      }
+    }
+    if (format === 'responses') {
+      const call = first.output.find((item: Json) => item.type === 'function_call')
+      return {
+        ...firstRequest,
+        input: [
+          ...firstRequest.input,
+          ...first.output,
+          { type: 'function_call_output', call_id: call.call_id, output: '18C and sunny' },
+        ],
+      }
+    }
+    const parts = first.candidates[0].content.parts
+    const call = parts.find((part: Json) => part.functionCall)
+    return {
+      ...firstRequest,
+      contents: [
+        ...firstRequest.contents,
+        { role: 'model', parts },
+        {
+          role: 'user',
+          parts: [{ functionResponse: { name: call.functionCall.name, response: { result: '18C and sunny' } } }],
+        },
+      ],
+    }
+  }
+
+  it.each(formatIds)(
+    '%s client: reasoning with a signature, then the tool round trip is accepted by the stand-in',
+    async (format) => {
+      const { path, body } = wireRequest(format, 'claude-converse', {
+        text: 'Weather in Paris?',
+        tools: true,
+        reasoning: true,
+      })
+      const gw = gateway()
+      const first = await gw.fetch(post(format, path, body))
+      expect(first.status).toBe(200)
+      const firstBody = (await first.json()) as Json
+      const sent = last().body
+      expect(sent.additionalModelRequestFields.thinking).toMatchObject({ type: 'enabled' })
+      const next = secondTurn(format, firstBody, body)
+      const second = await gw.fetch(post(format, path, next))
+      const text = await second.text()
+      expect(second.status, text).toBe(200)
+      expect(summarize(format, JSON.parse(text)).text).toMatch(/^The tool said: .*18C and sunny/)
+      const replayed = last().body.messages[1]
+      expect(replayed.role).toBe('assistant')
+      expect(replayed.content[0].reasoningContent.reasoningText.signature).toMatch(/^sig-converse-/)
+    },
+  )
+})
