@@ -79,6 +79,9 @@ describe('converse codec', () => {
       reasoning: { effort: 'low' },
     })
     expect(llama.warnings).toEqual([expect.objectContaining({ type: 'dropped', path: 'reasoning' })])
+    const search = converse.encodeRequest({ ...base, hostedTools: [{ type: 'web-search' }] })
+    expect(search.warnings).toEqual([expect.objectContaining({ type: 'dropped', path: 'tools' })])
+    expect(search.value).not.toHaveProperty('toolConfig')
   })
 
   it('a response decodes with Converse usage semantics (cache tokens added to the input) and encodes back', () => {

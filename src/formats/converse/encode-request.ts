@@ -18,6 +18,7 @@ import type * as ir from '../../ir/index.js'
 import { budgetForEffort } from '../../ir/reasoning.js'
 import { allowedToolsOnly } from '../../shared/allowed-tools.js'
 import { reportForeignExtensions } from '../../shared/foreign-extensions.js'
+import { dropHostedTool } from '../../shared/hosted-tools.js'
 import type { Converted, EncodeRequestOptions } from '../format.js'
 import {
   encodeAudio,
@@ -100,6 +101,7 @@ function encodeMessages(messages: ir.Message[], warnings: ir.Warning[]): { syste
 }
 
 function encodeTools(request: ir.Request, body: ConverseRequest, warnings: ir.Warning[]): void {
+  if (request.hostedTools?.length) dropHostedTool(warnings, 'converse has no hosted web search')
   if (!request.tools || request.tools.length === 0) return
   const tools = allowedToolsOnly(request, 'converse', warnings) ?? []
   const config: NonNullable<ConverseRequest['toolConfig']> = {
