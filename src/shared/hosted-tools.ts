@@ -7,6 +7,7 @@
 import type { FormatId } from '../ir/format-id.js'
 import type * as ir from '../ir/index.js'
 import { reportForeignToolData } from './foreign-extensions.js'
+import { isRecord } from './is-record.js'
 
 /** A hosted tool the target cannot run: left out, with the reason. */
 export function dropHostedTool(warnings: ir.Warning[], reason: string): void {
@@ -41,4 +42,13 @@ export function reportWebSearchFields(
     })
   }
   reportForeignToolData(tool.providerData, own, 'tools.webSearch', warnings)
+}
+
+/** A `user_location` object (Responses and Anthropic share the shape) → the IR location; undefined when it has none. */
+export function userLocationOf(value: unknown): ir.WebSearchTool['userLocation'] | undefined {
+  if (!isRecord(value)) return undefined
+  const out: NonNullable<ir.WebSearchTool['userLocation']> = {}
+  for (const key of ['city', 'region', 'country', 'timezone'] as const)
+    if (typeof value[key] === 'string') out[key] = value[key] as string
+  return Object.keys(out).length > 0 ? out : undefined
 }

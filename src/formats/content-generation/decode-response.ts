@@ -9,6 +9,7 @@ import { generateToolCallId } from '../../shared/tool-ids.js'
 import { parseWire } from '../../shared/validate.js'
 import type { Converted } from '../format.js'
 import { toFinishReason } from './finish-reason.js'
+import { attachCitations, groundingSearch } from './grounding.js'
 import { responseSchema, type WireCandidate, type WirePart } from './schema.js'
 import { decodeUsage } from './usage.js'
 
@@ -106,6 +107,14 @@ function decodeCandidate(
     extra[key] = (candidate as Record<string, unknown>)[key]
   }
   if (extra) choice.extra = extra
+  const search = groundingSearch(candidate.groundingMetadata, `${responseId}_search${ci}`)
+  if (search) {
+    attachCitations(
+      candidate.groundingMetadata,
+      content.filter((part): part is ir.TextPart => part.type === 'text'),
+    )
+    content.unshift(search)
+  }
   return choice
 }
 

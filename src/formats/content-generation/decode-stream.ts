@@ -16,6 +16,7 @@ import { type StreamStep, stepToTransformStream } from '../../stream/step.js'
 import type { SseMessage } from '../format.js'
 import { decodeError } from './errors.js'
 import { toFinishReason } from './finish-reason.js'
+import { attachCitations, groundingSearch } from './grounding.js'
 import { type ContentGenerationUsage, decodeUsage } from './usage.js'
 
 type Json = Record<string, unknown>
@@ -47,6 +48,9 @@ export function decodeStreamStep(): StreamStep<SseMessage, ir.StreamEvent> {
   let usage: ir.Usage | undefined
   let id = ''
   let pendingFinish: ir.FinishReason | undefined
+  /** Grounding: whether its search was sent, and the citations for the open text block's end. */
+  let searched = false
+  let citations: ir.Citation[] | undefined
   // The last usageMetadata text the quick path parsed, and its value.
   let usageText: string | undefined
   let usageWire: Json | undefined
@@ -63,6 +67,8 @@ export function decodeStreamStep(): StreamStep<SseMessage, ir.StreamEvent> {
       index: open.index,
     }
     if (providerData) end.providerData = providerData
+    if (citations && end.type === 'text-end') end.citations = citations
+    citations = undefined
     out.push(end)
     open = undefined
   }
@@ -112,6 +118,18 @@ export function decodeStreamStep(): StreamStep<SseMessage, ir.StreamEvent> {
       usageFrom = wire
     }
     if (usage) out.push({ type: 'usage', usage: { ...usage } })
+  }
+  /** Google Search grounding (grounding.ts): the search once, its citations on the open text block (no offsets). */
+  const grounding = (out: ir.StreamEvent[], metadata: Json) => {
+    const search = searched ? undefined : groundingSearch(metadata, `${id}_search0`)
+    if (search) {
+      searched = true
+      out.push({ type: 'web-search', part: search })
+    }
+    if (open?.kind !== 'text') return
+    const holder: ir.TextPart = { type: 'text', text: '' }
+    attachCitations(metadata, [holder], true)
+    if (holder.citations) citations = holder.citations
   }
   /** The quick path: true when it decoded the chunk. */
   const quick = (data: string, out: ir.StreamEvent[]): boolean => {
@@ -213,6 +231,7 @@ export function decodeStreamStep(): StreamStep<SseMessage, ir.StreamEvent> {
         if (typeof part.text === 'string')
           textPart(out, part.thought === true ? 'reasoning' : 'text', part.text, providerData)
       }
+      if (candidate && isObject(candidate.groundingMetadata)) grounding(out, candidate.groundingMetadata)
       if (isObject(chunk.usageMetadata)) usageMetadata(out, chunk.usageMetadata)
       const finishRaw = candidate && typeof candidate.finishReason === 'string' ? candidate.finishReason : undefined
       const blocked =

@@ -44,6 +44,15 @@ export function encodeAssistantPart(part: ir.AssistantPart, path: string, warnin
         functionCallPart(part, () => path, warnings),
         part,
       )
+    case 'web-search':
+      // Gemini's own search is its candidate's groundingMetadata, which goes back with the candidate's other keys.
+      if (part.providerData?.[F]?.['@grounding'] !== true)
+        warnings.push({
+          type: 'dropped',
+          path,
+          message: "another provider's web search has no content-generation part",
+        })
+      return undefined
     case 'image':
     case 'audio':
       if (part.source.type === 'base64')

@@ -6,6 +6,7 @@
  * replay their encrypted content); the citations become IR citations on the text.
  */
 import type * as ir from '../../ir/index.js'
+import { userLocationOf } from '../../shared/hosted-tools.js'
 import { isRecord } from '../../shared/is-record.js'
 
 type Json = Record<string, unknown>
@@ -69,7 +70,7 @@ export function decodeWebSearchTool(tool: Json): ir.WebSearchTool {
     if (key === 'max_uses' && typeof value === 'number') out.maxUses = value
     else if (key === 'allowed_domains' && isStringArray(value)) out.allowedDomains = value
     else if (key === 'blocked_domains' && isStringArray(value)) out.blockedDomains = value
-    else if (key === 'user_location' && isRecord(value) && userLocation(value)) out.userLocation = userLocation(value)
+    else if (key === 'user_location' && userLocationOf(value)) out.userLocation = userLocationOf(value)
     else if (key === 'type' || key === 'name') rest[`@${key}`] = value
     else rest[key] = value
   }
@@ -79,11 +80,4 @@ export function decodeWebSearchTool(tool: Json): ir.WebSearchTool {
 
 function isStringArray(value: unknown): value is string[] {
   return Array.isArray(value) && value.every((entry) => typeof entry === 'string')
-}
-
-function userLocation(value: Json): ir.WebSearchTool['userLocation'] | undefined {
-  const out: NonNullable<ir.WebSearchTool['userLocation']> = {}
-  for (const key of ['city', 'region', 'country', 'timezone'] as const)
-    if (typeof value[key] === 'string') out[key] = value[key] as string
-  return Object.keys(out).length > 0 ? out : undefined
 }

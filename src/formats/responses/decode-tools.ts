@@ -11,6 +11,7 @@
  */
 import { invalidRequest } from '../../errors.js'
 import type * as ir from '../../ir/index.js'
+import { userLocationOf } from '../../shared/hosted-tools.js'
 import { isRecord } from '../../shared/is-record.js'
 import type { WireRequest } from './schema.js'
 import { flatName, irCallName, NAME_KEY, NAMESPACE_KEY, type NamespacedNames, namespacedKey } from './tool-names.js'
@@ -143,16 +144,6 @@ function namespaceTools(tool: Wire, path: string, out: DecodedTools, taken: Set<
   }
 }
 
-function location(value: unknown): ir.WebSearchTool['userLocation'] | undefined {
-  if (!isRecord(value)) return undefined
-  const out: NonNullable<ir.WebSearchTool['userLocation']> = {}
-  for (const key of ['city', 'region', 'country', 'timezone'] as const) {
-    const field = value[key]
-    if (typeof field === 'string') out[key] = field
-  }
-  return Object.keys(out).length > 0 ? out : undefined
-}
-
 /** A `web_search*` tool → IR; fields with no IR slot (`search_context_size`, `external_web_access`) ride along. */
 function webSearch(tool: Wire): ir.WebSearchTool {
   const out: ir.WebSearchTool = { type: 'web-search' }
@@ -164,7 +155,7 @@ function webSearch(tool: Wire): ir.WebSearchTool {
       const { allowed_domains: allowed, ...others } = value
       if (Array.isArray(allowed) && allowed.every((d) => typeof d === 'string')) out.allowedDomains = allowed
       if (Object.keys(others).length > 0) rest.filters = others
-    } else if (key === 'user_location' && location(value)) out.userLocation = location(value)
+    } else if (key === 'user_location' && userLocationOf(value)) out.userLocation = userLocationOf(value)
     else rest[key] = value
   }
   out.providerData = { [FORMAT]: rest }
