@@ -21,8 +21,14 @@ const unauthorized: Record<FormatId, (body: Json) => void> = {
     expect(body.error).toMatchObject({ type: expect.any(String), message: 'Invalid API key' }),
   messages: (body) =>
     expect(body).toMatchObject({ type: 'error', error: { type: 'authentication_error', message: 'Invalid API key' } }),
+  // As Gemini answers a wrong key: 400 INVALID_ARGUMENT, reason API_KEY_INVALID (issue 24 §3).
   'content-generation': (body) =>
-    expect(body.error).toMatchObject({ code: 401, status: 'UNAUTHENTICATED', message: 'Invalid API key' }),
+    expect(body.error).toMatchObject({
+      code: 400,
+      status: 'INVALID_ARGUMENT',
+      message: 'API key not valid. Please pass a valid API key.',
+      details: [expect.objectContaining({ reason: 'API_KEY_INVALID' })],
+    }),
   responses: (body) =>
     expect(body.error).toMatchObject({ type: expect.any(String), code: 'invalid_api_key', message: 'Invalid API key' }),
 }
@@ -30,11 +36,11 @@ const unauthorized: Record<FormatId, (body: Json) => void> = {
 describe.each(formatIds)('%s client', (format) => {
   const model = `via-${format === 'messages' ? 'chat-completions' : 'messages'}`
 
-  it('401 for a wrong key, in the client format, without echoing it', async () => {
+  it('401 (Gemini: 400 API_KEY_INVALID) for a wrong key, in the client format, without echoing it', async () => {
     const { gateway, calls } = stack()
     const { path, body } = wireRequest(format, model)
     const response = await gateway.fetch(post(format, path, body, 'wrong-secret'))
-    expect(response.status).toBe(401)
+    expect(response.status).toBe(format === 'content-generation' ? 400 : 401)
     const text = await response.text()
     expect(text).not.toContain('wrong-secret')
     unauthorized[format](JSON.parse(text))

@@ -1,4 +1,6 @@
 /** Client keys: where they come from and how they are checked (policy 10); callers, refusals and allow-lists. */
+
+import type { FormatId } from '../ir/format-id.js'
 import type * as ir from '../ir/index.js'
 import { errorInfo } from './errors.js'
 import type { AuthenticateResult, Caller, Refusal } from './options.js'
@@ -88,4 +90,21 @@ export function authorizationOf(result: AuthenticateResult): Authorization {
 /** True when the caller may use `model` (no caller, or no allow-list, means every model). */
 export function mayUse(caller: Caller | undefined, model: string): boolean {
   return caller?.models === undefined || caller.models.includes(model)
+}
+
+/**
+ * The refusal of a key that is not one of `apiKeys`, as the service of the client's format answers it: Gemini answers
+ * a wrong key with 400 `INVALID_ARGUMENT` and a `google.rpc.ErrorInfo` of reason `API_KEY_INVALID` (what
+ * `@google/genai` users test for), not 401; the others with 401.
+ */
+export function invalidKey(format: FormatId): ir.ErrorInfo {
+  if (format !== 'content-generation') return errorInfo('authentication', 'Invalid API key')
+  return {
+    code: 'authentication',
+    status: 400,
+    message: 'API key not valid. Please pass a valid API key.',
+    vendorType: 'INVALID_ARGUMENT',
+    vendorCode: 'API_KEY_INVALID',
+    rawFormat: 'content-generation',
+  }
 }

@@ -27,7 +27,7 @@ import type * as ir from '../ir/index.js'
 import { errorCodeForStatus } from '../ir/index.js'
 import { assertPortable } from '../shared/foreign-extensions.js'
 import { newId } from '../shared/ids.js'
-import { type Authorization, authorizationOf, extractKey, keyMatches, mayUse } from './auth.js'
+import { type Authorization, authorizationOf, extractKey, invalidKey, keyMatches, mayUse } from './auth.js'
 import { estimateInputTokens } from './count-tokens.js'
 import type { DeadlineList } from './deadlines.js'
 import { errorInfo, toErrorInfo } from './errors.js'
@@ -158,7 +158,7 @@ export class RequestFlow {
       return { refused: errorInfo('authentication', message) }
     }
     if (this.options.apiKeys && keyMatches(key, this.options.apiKeys)) return {}
-    if (!this.options.authenticate) return { refused: errorInfo('authentication', 'Invalid API key') }
+    if (!this.options.authenticate) return { refused: invalidKey(exchange.format.id) }
     return authorizationOf(await this.options.authenticate(key, this.contextOf(exchange)))
   }
 

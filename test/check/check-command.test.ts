@@ -119,7 +119,7 @@ describe('interlingua check', () => {
     const report = await runChecks({ endpoint: url, key: 'client-key' })
     expect(failed(report)).toEqual([])
     expect(new Set(report.checks.map((c) => c.format)).size).toBe(4)
-    expect(report.checks.length).toBeGreaterThanOrEqual(43)
+    expect(report.checks.length).toBeGreaterThanOrEqual(48)
   })
 
   it('translated pairs over the strict stand-ins pass the answer checks', async () => {
@@ -159,7 +159,10 @@ describe('interlingua check', () => {
     const report = await runChecks({ endpoint: running.url, key: 'any-key' })
     await stop(running.server)
     expect(failed(report).sort()).toEqual(
-      ['chat-completions', 'content-generation', 'messages', 'responses'].map((f) => `${f}:auth-missing-key`),
+      ['chat-completions', 'content-generation', 'messages', 'responses'].flatMap((f) => [
+        `${f}:auth-missing-key`,
+        `${f}:auth-wrong-key`,
+      ]),
     )
   })
 

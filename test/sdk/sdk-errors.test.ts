@@ -141,12 +141,14 @@ describe('401 in each client format', () => {
     })
     expect(response.status).toBe(429) // past auth: the upstream's answer
   })
-  it('gemini: ApiError 401', async () => {
+  it('gemini: ApiError 400 API_KEY_INVALID, as Gemini answers a wrong key', async () => {
     const error = await gemini('wrong')
       .models.generateContent({ model: 'slow-gemini', contents: 'hi' })
       .catch((e) => e)
-    expect(error.status).toBe(401)
-    expect(JSON.parse(error.message).error.status).toBe('UNAUTHENTICATED')
+    expect(error.status).toBe(400)
+    const body = JSON.parse(error.message)
+    expect(body.error.status).toBe('INVALID_ARGUMENT')
+    expect(body.error.details[0].reason).toBe('API_KEY_INVALID')
   })
 })
 

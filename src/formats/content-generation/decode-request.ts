@@ -307,6 +307,9 @@ function validWire(body: unknown, route: Partial<RouteMatch> | undefined): { wir
   const wire = parseWire(requestSchema, input, F)
   const rawModel = route?.model ?? (typeof wire.model === 'string' ? wire.model : undefined)
   if (rawModel === undefined) invalidRequest('model', 'the model is required (in the URL path or the body)', F)
+  // Gemini answers generateContent with empty contents 400 "contents is not specified"; a served request does too.
+  if (route?.kind === 'generate' && wire.contents.length === 0)
+    invalidRequest('contents', 'contents is not specified', F)
   return { wire, model: rawModel }
 }
 

@@ -94,7 +94,16 @@ export function encodeError(error: ir.ErrorInfo): { status: number; body: unknow
         (error.code === 'billing' ? 'FAILED_PRECONDITION' : rpcForStatus[errorStatus[error.code]]) ??
         (error.status >= 500 ? 'INTERNAL' : 'INVALID_ARGUMENT'))
   const inner: Record<string, unknown> = { code: error.status, message: error.message, status: rpc }
+  const details: Record<string, unknown>[] = []
+  // A Gemini reason (API_KEY_INVALID…) is kept where Google puts it: a google.rpc.ErrorInfo detail.
+  if (error.rawFormat === 'content-generation' && error.vendorCode)
+    details.push({
+      '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+      reason: error.vendorCode,
+      domain: 'googleapis.com',
+    })
   if (error.retryAfter !== undefined)
-    inner.details = [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: `${error.retryAfter}s` }]
+    details.push({ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: `${error.retryAfter}s` })
+  if (details.length > 0) inner.details = details
   return { status: error.status, body: { error: inner } }
 }

@@ -295,6 +295,17 @@ export const checks: Check[] = [
     },
   },
   {
+    id: 'error-empty-input',
+    feature: 'errors',
+    verifies: 'a request with nothing to answer (Gemini contents: []) is a 400 INVALID_ARGUMENT, not an answer',
+    source: 'Gemini API: "contents is not specified"',
+    formats: ['content-generation'],
+    run: async (ctx) => {
+      const path = generatePath(ctx.format, ctx.model, false)
+      return errorShapeProblem(ctx.format, await ctx.ask({ path, body: { contents: [] } }), [400])
+    },
+  },
+  {
     id: 'auth-missing-key',
     feature: 'auth',
     verifies: 'a request without a key is refused (401, Gemini 401/403) in the format’s error shape',
@@ -309,6 +320,24 @@ export const checks: Check[] = [
         await ctx.ask({ path, body: body(ctx.format, ctx.model, 'text', false), key: null }),
         status,
       )
+    },
+  },
+  {
+    id: 'auth-wrong-key',
+    feature: 'auth',
+    verifies:
+      'a wrong key is refused as the service refuses it: 401, Gemini 400 INVALID_ARGUMENT with reason API_KEY_INVALID',
+    source: 'OpenAI/Anthropic error docs (401); Gemini troubleshooting (API key not valid, API_KEY_INVALID)',
+    formats: all,
+    run: async (ctx) => {
+      if (!ctx.keyed) return 'skip: no --key given'
+      const path = generatePath(ctx.format, ctx.model, false)
+      const request = { path, body: body(ctx.format, ctx.model, 'text', false), key: 'interlingua-check-wrong-key' }
+      const exchange = await ctx.ask(request)
+      if (ctx.format !== 'content-generation') return errorShapeProblem(ctx.format, exchange, [401])
+      const problem = errorShapeProblem(ctx.format, exchange, [400])
+      if (problem) return problem
+      return exchange.text.includes('API_KEY_INVALID') ? undefined : 'no API_KEY_INVALID reason in the details'
     },
   },
   {
