@@ -6,7 +6,14 @@ import { formats } from '../src/formats/index.js'
 import type * as ir from '../src/ir/index.js'
 import { createSseDecodeStep } from '../src/stream/sse-decode.js'
 import { createSseEncodeStep, formatSseFrame } from '../src/stream/sse-encode.js'
-import { chainSteps, mapStep, type StreamStep, stepToTransformStream } from '../src/stream/step.js'
+import {
+  chainSteps,
+  MAX_JOINED_TEXT,
+  mapStep,
+  type StreamStep,
+  stepToTransformStream,
+  takeJoined,
+} from '../src/stream/step.js'
 import { collect, randomChunks, streamOf } from './helpers/rechunk.js'
 
 const fixtures = join(import.meta.dirname, 'fixtures')
@@ -145,4 +152,19 @@ describe('every format: the step and the Web stream are the same transducer', ()
       })
     }
   }
+})
+
+describe('takeJoined', () => {
+  it('joins everything under the limit, and past it hands the strings out over several calls', () => {
+    const small = ['a', 'b', 'c']
+    expect(takeJoined(small)).toBe('abc')
+    expect(small).toEqual([])
+    const half = 'x'.repeat(MAX_JOINED_TEXT / 2 + 1)
+    const texts = [half, half, 'tail']
+    const first = takeJoined(texts)
+    expect(first.length).toBe(half.length)
+    expect(texts.length).toBe(2)
+    expect(takeJoined(texts)).toBe(`${half}tail`)
+    expect(texts).toEqual([])
+  })
 })

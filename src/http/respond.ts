@@ -11,7 +11,7 @@ import { maskSecrets } from '../shared/mask.js'
 import { createSnapshot, finalizeSnapshot, foldEvent } from '../stream/accumulate.js'
 import { responseToEvents } from '../stream/from-response.js'
 import { SSE_HEADERS } from '../stream/sse-encode.js'
-import { chainSteps, clearBuffer, type StreamStep } from '../stream/step.js'
+import { chainSteps, clearBuffer, type StreamStep, takeJoined } from '../stream/step.js'
 import {
   type ClientEncodeOptions,
   clientTextStep,
@@ -138,6 +138,8 @@ function encodedSource(
   const texts: string[] = []
   return {
     async next() {
+      // What one push produced past MAX_JOINED_TEXT goes out over several calls.
+      if (texts.length > 0) return takeJoined(texts)
       while (!done) {
         if (at >= events.length && !ended) {
           events = []
@@ -164,11 +166,7 @@ function encodedSource(
           step.end(texts)
           done = true
         }
-        if (texts.length > 0) {
-          const text = texts.length === 1 ? (texts[0] as string) : texts.join('')
-          clearBuffer(texts)
-          return text
-        }
+        if (texts.length > 0) return takeJoined(texts)
       }
       return undefined
     },

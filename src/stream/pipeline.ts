@@ -2,7 +2,15 @@ import type * as ir from '../ir/index.js'
 import type { EncodeStreamOptions, SseFrame, StreamCodec } from './contract.js'
 import { createSseDecodeStep } from './sse-decode.js'
 import { formatSseFrame } from './sse-encode.js'
-import { chainSteps, clearBuffer, mapStep, type StreamStep, stepToTransformStream } from './step.js'
+import {
+  chainSteps,
+  clearBuffer,
+  MAX_JOINED_TEXT,
+  mapStep,
+  type StreamStep,
+  stepToTransformStream,
+  takeJoined,
+} from './step.js'
 
 /** Rewrites `message-start.model` (the model override), as a step. */
 export function modelOverrideStep(model: string): StreamStep<ir.StreamEvent, ir.StreamEvent> {
@@ -28,7 +36,14 @@ export function sseTextStep<I>(frames: StreamStep<I, SseFrame>): StreamStep<I, s
   const flush = (out: string[]) => {
     if (buffer.length === 0) return
     let text = ''
-    for (let i = 0; i < buffer.length; i++) text += formatSseFrame(buffer[i] as SseFrame)
+    for (let i = 0; i < buffer.length; i++) {
+      const frame = formatSseFrame(buffer[i] as SseFrame)
+      if (text.length + frame.length > MAX_JOINED_TEXT && text !== '') {
+        out.push(text)
+        text = ''
+      }
+      text += frame
+    }
     clearBuffer(buffer)
     out.push(text)
   }
@@ -81,11 +96,10 @@ export function toBytes<I>(step: StreamStep<I, string>): TransformStream<I, Uint
   const encoder = new TextEncoder()
   const texts: string[] = []
   const encode = (out: Uint8Array[]) => {
-    if (texts.length === 0) return
-    let text = texts[0] as string
-    for (let i = 1; i < texts.length; i++) text += texts[i] as string
-    clearBuffer(texts)
-    if (text !== '') out.push(encoder.encode(text))
+    while (texts.length > 0) {
+      const text = takeJoined(texts)
+      if (text !== '') out.push(encoder.encode(text))
+    }
   }
   return stepToTransformStream<I, Uint8Array>({
     push(input, out) {

@@ -17,6 +17,35 @@ export function clearBuffer(buffer: unknown[]): void {
   while (buffer.length > 0) buffer.pop()
 }
 
+/**
+ * The most characters joined into one written string. V8 refuses strings past ~2^29 characters; a format that
+ * repeats a long answer in its closing events (the Responses done events carry the whole text four times) would pass
+ * that in one push, so text is written in several strings once it reaches this size.
+ */
+export const MAX_JOINED_TEXT = 2 ** 26
+
+/**
+ * Removes the strings at the start of `texts` and returns them joined: all of them, or as many as stay under
+ * {@link MAX_JOINED_TEXT} (at least one) — the rest stay in `texts` for the next call.
+ */
+export function takeJoined(texts: string[]): string {
+  if (texts.length === 1) return texts.pop() as string
+  let length = 0
+  let n = 0
+  while (n < texts.length) {
+    const next = (texts[n] as string).length
+    if (n > 0 && length + next > MAX_JOINED_TEXT) break
+    length += next
+    n++
+  }
+  if (n === texts.length) {
+    const text = texts.join('')
+    clearBuffer(texts)
+    return text
+  }
+  return texts.splice(0, n).join('')
+}
+
 /** A `TransformStream` that runs `step`: each chunk is pushed, what it produced is enqueued; `end` runs on flush. */
 export function stepToTransformStream<I, O>(step: StreamStep<I, O>): TransformStream<I, O> {
   const out: O[] = []
