@@ -9,14 +9,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createGateway } from '../../src/gateway/create-gateway.js'
 import type { UpstreamOptions } from '../../src/gateway/options.js'
 import type { FormatId } from '../../src/ir/index.js'
+import { type AzureReceived, type AzureStandIn, azureKey, entraToken } from '../../src/node/testing/clouds/azure.js'
 import { formatIds, type Json } from '../gateway-helpers.js'
 import { type Running, serve } from '../sdk/servers.js'
-import { type AzureReceived, type AzureStandIn, azureKey, entraToken, startAzureStandIn } from './azure-stand-in.js'
 import { expectTextAndTools, matrixCells, sendWire } from './matrix.js'
+import { startMockAzure } from './mock-backend.js'
 
 let azure: AzureStandIn
 beforeAll(async () => {
-  azure = await startAzureStandIn()
+  azure = await startMockAzure()
 })
 afterAll(() => azure.close())
 

@@ -7,19 +7,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createGateway } from '../../src/gateway/create-gateway.js'
 import type { FormatId } from '../../src/ir/index.js'
-import { formatIds, type Json, post, summarize, summarizeSse, wireRequest } from '../gateway-helpers.js'
 import {
   awsCredentials,
   type BedrockReceived,
   type BedrockStandIn,
   expiredCredentials,
   region,
-  startBedrockStandIn,
-} from './bedrock-stand-in.js'
+} from '../../src/node/testing/clouds/bedrock.js'
+import { formatIds, type Json, post, summarize, summarizeSse, wireRequest } from '../gateway-helpers.js'
+import { startMockBedrock } from './mock-backend.js'
 
 let bedrock: BedrockStandIn
 beforeAll(async () => {
-  bedrock = await startBedrockStandIn()
+  bedrock = await startMockBedrock()
 })
 afterAll(() => bedrock.close())
 

@@ -13,7 +13,6 @@ import OpenAI from 'openai'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createGateway } from '../../src/gateway/create-gateway.js'
 import type { UpstreamOptions } from '../../src/gateway/options.js'
-import { type Running, serve } from '../sdk/servers.js'
 import {
   awsCredentials,
   type BedrockReceived,
@@ -21,12 +20,13 @@ import {
   bedrockApiKey,
   region,
   sessionCredentials,
-  startBedrockStandIn,
-} from './bedrock-stand-in.js'
+} from '../../src/node/testing/clouds/bedrock.js'
+import { type Running, serve } from '../sdk/servers.js'
+import { startMockBedrock } from './mock-backend.js'
 
 let bedrock: BedrockStandIn
 beforeAll(async () => {
-  bedrock = await startBedrockStandIn()
+  bedrock = await startMockBedrock()
 })
 afterAll(() => bedrock.close())
 

@@ -8,18 +8,18 @@ import OpenAI from 'openai'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createGateway } from '../../src/gateway/create-gateway.js'
 import { loadCliConfig } from '../../src/node/cli-config.js'
-import { serve } from '../sdk/servers.js'
 import {
   type BedrockStandIn,
   bedrockApiKey,
   region,
   sessionCredentials,
-  startBedrockStandIn,
-} from './bedrock-stand-in.js'
+} from '../../src/node/testing/clouds/bedrock.js'
+import { serve } from '../sdk/servers.js'
+import { startMockBedrock } from './mock-backend.js'
 
 let bedrock: BedrockStandIn
 beforeAll(async () => {
-  bedrock = await startBedrockStandIn()
+  bedrock = await startMockBedrock()
 })
 afterAll(() => bedrock.close())
 

@@ -10,16 +10,17 @@ import OpenAI from 'openai'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createGateway } from '../../src/gateway/create-gateway.js'
 import { loadCliConfig } from '../../src/node/cli-config.js'
+import { type AzureStandIn, azureKey } from '../../src/node/testing/clouds/azure.js'
+import type { VertexStandIn } from '../../src/node/testing/clouds/vertex.js'
 import { type Running, serve } from '../sdk/servers.js'
-import { type AzureStandIn, azureKey, startAzureStandIn } from './azure-stand-in.js'
-import { startVertexStandIn, type VertexStandIn } from './vertex-stand-in.js'
+import { startMockAzure, startMockVertex } from './mock-backend.js'
 
 let azure: AzureStandIn
 let vertex: VertexStandIn
 let keyFile: string
 beforeAll(async () => {
-  azure = await startAzureStandIn()
-  vertex = await startVertexStandIn()
+  azure = await startMockAzure()
+  vertex = await startMockVertex()
   keyFile = join(mkdtempSync(join(tmpdir(), 'interlingua-cli-')), 'key.json')
   writeFileSync(keyFile, JSON.stringify(vertex.serviceAccount))
 })

@@ -12,14 +12,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createGateway } from '../../src/gateway/create-gateway.js'
 import type { UpstreamOptions } from '../../src/gateway/options.js'
 import type { FormatId } from '../../src/ir/index.js'
+import type { VertexReceived, VertexStandIn } from '../../src/node/testing/clouds/vertex.js'
 import { formatIds, type Json } from '../gateway-helpers.js'
 import { type Running, serve } from '../sdk/servers.js'
 import { expectTextAndTools, matrixCells, sendWire } from './matrix.js'
-import { startVertexStandIn, type VertexReceived, type VertexStandIn } from './vertex-stand-in.js'
+import { startMockVertex } from './mock-backend.js'
 
 let vertex: VertexStandIn
 beforeAll(async () => {
-  vertex = await startVertexStandIn()
+  vertex = await startMockVertex()
 })
 afterAll(() => vertex.close())
 
@@ -168,7 +169,7 @@ describe('token counting', () => {
 
 describe('service-account tokens', () => {
   it('one token fetch for concurrent calls, reused, and replaced once when the cloud expires it mid-test', async () => {
-    const isolated = await startVertexStandIn({ project: 'other-project', location: 'global' })
+    const isolated = await startMockVertex({ project: 'other-project', location: 'global' })
     const served = await gatewayFor({
       format: 'messages',
       provider: 'vertex',
@@ -196,7 +197,7 @@ describe('service-account tokens', () => {
   })
 
   it('a key the token endpoint refuses (another key pair) → 401 in the client format, nothing secret echoed', async () => {
-    const other = await startVertexStandIn()
+    const other = await startMockVertex()
     const served = await gatewayFor(
       vertexUpstream('content-generation', {
         auth: { serviceAccount: { ...vertex.serviceAccount, private_key: other.serviceAccount.private_key } },

@@ -8,9 +8,12 @@
  * await upstream.close()
  */
 import { randomBytes } from 'node:crypto'
+import { createCloudUpstream, type StrictCloudOptions, type StrictCloudUpstream } from './clouds/index.js'
 import type { StrictFormat } from './json.js'
 import { type ReceivedRequest, type ScriptTurn, type StandIn, startStandIn } from './strict-upstream.js'
 
+export type { CloudReceived } from './clouds/front.js'
+export type { StrictCloud, StrictCloudOptions, StrictCloudUpstream } from './clouds/index.js'
 export type { StrictFormat } from './json.js'
 export type { ReceivedRequest, ScriptTurn } from './strict-upstream.js'
 
@@ -45,7 +48,26 @@ export interface StrictUpstream {
  * it issued, unchanged — and the key, sent the way that service's SDK sends it), a violation gets the service's
  * native error, and valid requests are answered from `script` (JSON or SSE, as asked).
  */
-export async function createStrictUpstream(options: StrictUpstreamOptions): Promise<StrictUpstream> {
+export async function createStrictUpstream(options: StrictUpstreamOptions): Promise<StrictUpstream>
+/**
+ * A cloud's strict stand-in (Amazon Bedrock, Google Vertex AI, Azure OpenAI) in front of the strict stand-in of the
+ * format behind it: the cloud's checks (SigV4 recomputed with the secret, or a Bedrock API key; a service-account
+ * JWT verified before a token is issued, then the token on every call; Azure's `api-key`, path and `api-version`),
+ * its paths and body rules (no `model` in a Claude body, `anthropic_version`…), its framing (Bedrock's binary event
+ * stream) and error shapes. `upstream` is the gateway upstream that reaches it, credentials included.
+ *
+ * @example
+ * const bedrock = await createStrictUpstream({ format: 'messages', provider: 'bedrock', script: [{ text: 'Hi!' }] })
+ * const gateway = createGateway({
+ *   upstreams: { bedrock: bedrock.upstream },
+ *   models: { claude: { upstream: 'bedrock', model: 'anthropic.claude-sonnet-4-5-20250929-v1:0' } },
+ * })
+ */
+export async function createStrictUpstream(options: StrictCloudOptions): Promise<StrictCloudUpstream>
+export async function createStrictUpstream(
+  options: StrictUpstreamOptions | StrictCloudOptions,
+): Promise<StrictUpstream | StrictCloudUpstream> {
+  if ('provider' in options || options.format === 'converse') return createCloudUpstream(options as StrictCloudOptions)
   const apiKey = options.apiKey ?? `sk-strict-${randomBytes(12).toString('hex')}`
   const standIn: StandIn = await startStandIn({
     only: options.format,

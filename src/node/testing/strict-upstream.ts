@@ -41,8 +41,10 @@ import {
 /** One scripted answer. */
 export interface ScriptTurn {
   text?: string
-  /** Reasoning text; answered with a signature of this upstream's format (messages, Gemini, Responses). */
+  /** Reasoning text; answered with a signature of this upstream's format (messages, Gemini, Responses, Converse). */
   reasoning?: string
+  /** Bedrock Converse only: a redacted reasoning block (`redactedContent`) before everything else. */
+  redactedReasoning?: boolean
   /** Calls in one turn (several: parallel calls). `arguments` as a JSON string or an object. */
   toolCalls?: { name: string; arguments?: string | Record<string, unknown>; custom?: boolean }[]
   usage?: { inputTokens: number; outputTokens: number }

@@ -2,22 +2,15 @@
  * A strict Azure OpenAI stand-in on 127.0.0.1: it checks what Azure checks before a model runs — the `api-key` header
  * (or an Entra ID bearer token it issued), the path (the v1 API, or the classic deployments API), the `api-version`
  * of the classic API and the deployment's existence — and answers in Azure's own error shapes. Accepted requests are
- * answered by the library's mock model, in the request's format (chat-completions or responses).
+ * answered by the backend (the model behind the deployment), in the request's format (chat-completions or responses).
  */
-import { createGateway } from '../../src/gateway/create-gateway.js'
-import type { Json } from '../gateway-helpers.js'
-import { type Running, serve } from '../sdk/servers.js'
+import { type Backend, type CloudCall, type CloudReceived, type CloudServer, serveCloud } from './front.js'
 
-export interface AzureReceived {
-  method: string
-  /** Path and query. */
-  path: string
-  headers: Record<string, string>
-  body: Json
-}
+export type AzureReceived = CloudReceived
 
-export interface AzureStandIn extends Running {
-  received: AzureReceived[]
+export interface AzureStandIn extends CloudServer {
+  /** Why each refused call was refused. */
+  rejections: string[]
   /** The next call answers 429 (Azure's throttling body, `retry-after`). */
   throttleOnce(): void
 }
@@ -31,30 +24,29 @@ function azureError(status: number, code: string, message: string, headers: Reco
   return Response.json({ error: { code, message } }, { status, headers })
 }
 
-export async function startAzureStandIn(deployments: string[] = ['gpt-4o-deploy']): Promise<AzureStandIn> {
-  const mock = createGateway()
-  const received: AzureReceived[] = []
+export interface AzureStandInOptions {
+  /** The model behind the deployments (chat-completions and responses paths). */
+  backend: Backend
+  /** The resource's deployments. @defaultValue `['gpt-4o-deploy']` */
+  deployments?: string[]
+  port?: number
+}
+
+export async function startAzureStandIn(options: AzureStandInOptions): Promise<AzureStandIn> {
+  const deployments = options.deployments ?? ['gpt-4o-deploy']
+  const rejections: string[] = []
   let throttle = false
-  const running = await serve(async (request) => {
-    const url = new URL(request.url)
-    const headers: Record<string, string> = {}
-    request.headers.forEach((value, name) => {
-      headers[name] = value
-    })
-    const text = await request.text()
-    let body: Json
-    try {
-      body = JSON.parse(text)
-    } catch {
-      body = text
-    }
-    received.push({ method: request.method, path: `${url.pathname}${url.search}`, headers, body })
+  function refuse(status: number, code: string, message: string): Response {
+    rejections.push(message)
+    return azureError(status, code, message)
+  }
+  async function handle({ url, request, text, body }: CloudCall): Promise<Response> {
     const key = request.headers.get('api-key')
     const bearer = request.headers.get('authorization')
     const authorized =
       key !== null ? key === azureKey : bearer === `Bearer ${entraToken}` || bearer === `Bearer ${azureKey}`
     if (!authorized)
-      return azureError(
+      return refuse(
         401,
         '401',
         'Access denied due to invalid subscription key or wrong API endpoint. Make sure to provide a valid key for an active subscription and use a correct regional API endpoint for your resource.',
@@ -66,17 +58,17 @@ export async function startAzureStandIn(deployments: string[] = ['gpt-4o-deploy'
     if (path === '/openai/v1/chat/completions' || path === '/openai/v1/responses') {
       resource = path.endsWith('responses') ? 'responses' : 'chat/completions'
       if (version !== null && version !== 'v1' && version !== 'preview')
-        return azureError(400, 'BadRequest', `API version not supported: ${version}`)
+        return refuse(400, 'BadRequest', `API version not supported: ${version}`)
       if (typeof body?.model !== 'string' || !deployments.includes(body.model))
-        return azureError(404, 'DeploymentNotFound', 'The API deployment for this resource does not exist.')
+        return refuse(404, 'DeploymentNotFound', 'The API deployment for this resource does not exist.')
     } else if (classic || path === '/openai/responses') {
-      if (version === null) return azureError(404, '404', 'Resource not found')
-      if (!apiVersions.has(version)) return azureError(400, 'BadRequest', `API version not supported: ${version}`)
+      if (version === null) return refuse(404, '404', 'Resource not found')
+      if (!apiVersions.has(version)) return refuse(400, 'BadRequest', `API version not supported: ${version}`)
       resource = classic ? 'chat/completions' : 'responses'
       const deployment = classic ? decodeURIComponent(classic[1] as string) : body?.model
       if (!deployments.includes(deployment))
-        return azureError(404, 'DeploymentNotFound', 'The API deployment for this resource does not exist.')
-    } else return azureError(404, '404', 'Resource not found')
+        return refuse(404, 'DeploymentNotFound', 'The API deployment for this resource does not exist.')
+    } else return refuse(404, '404', 'Resource not found')
     if (throttle) {
       throttle = false
       return azureError(
@@ -86,17 +78,12 @@ export async function startAzureStandIn(deployments: string[] = ['gpt-4o-deploy'
         { 'retry-after': '7', 'x-ratelimit-remaining-requests': '0' },
       )
     }
-    return mock.fetch(
-      new Request(`http://mock.test/v1/${resource}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: text,
-      }),
-    )
-  })
+    return options.backend(`/v1/${resource}`, text)
+  }
+  const running = await serveCloud(handle, options.port)
   return {
     ...running,
-    received,
+    rejections,
     throttleOnce() {
       throttle = true
     },

@@ -1,17 +1,20 @@
 /**
  * The Converse side of the Bedrock stand-in, written from Bedrock's documentation and independent of the library's
  * converse codec: it validates a request as Bedrock does (alternating turns starting with `user`, one member per
- * block, no blank text, `toolConfig` whenever the conversation holds tool blocks, tool results answering the previous
- * turn's calls, reasoning blocks carrying a signature this stand-in issued) and answers with a scripted model:
+ * block, no blank text, images of a known format with base64 bytes, `toolConfig` whenever the conversation holds tool
+ * blocks, tool results answering the previous turn's calls, reasoning blocks carrying a signature this stand-in
+ * issued, or redacted reasoning it issued) and answers a script turn when given one, else with a built-in model:
  * signed reasoning when Claude's `thinking` is on, a `get_weather`-style tool call when tools are offered and the user
  * asks for weather, a quote of the tool result after one, else an echo.
  */
-import type { Json } from '../gateway-helpers.js'
+import { randomBytes } from 'node:crypto'
+import type { Json } from '../json.js'
+import type { ScriptTurn } from '../strict-upstream.js'
 
 export interface ConverseBlockOut {
   text?: string
   toolUse?: { toolUseId: string; name: string; input: Json }
-  reasoningContent?: { reasoningText: { text: string; signature: string } }
+  reasoningContent?: { reasoningText: { text: string; signature: string } } | { redactedContent: string }
 }
 
 export interface ConverseOutcome {
@@ -35,9 +38,25 @@ const members = [
   'searchResult',
 ]
 
-/** Signatures this stand-in issued (a reasoning block in history must carry one of them). */
+/** Signatures and redacted reasoning this stand-in issued (a reasoning block in history must carry one of them). */
 const issued = new Set<string>()
 let counter = 0
+const imageFormats = new Set(['png', 'jpeg', 'gif', 'webp'])
+
+/** Bedrock's check of an image block, or undefined. */
+function imageProblem(image: Json, at: string): string | undefined {
+  if (!imageFormats.has(image?.format)) return `${at}.image.format: must be one of png, jpeg, gif, webp`
+  const bytes = image.source?.bytes
+  if (typeof bytes !== 'string' || bytes === '' || !/^[A-Za-z0-9+/]*={0,2}$/.test(bytes))
+    return `${at}.image.source.bytes: must be base64-encoded image bytes`
+  return undefined
+}
+
+function reasoningProblem(reasoning: Json): string | undefined {
+  if (typeof reasoning.redactedContent === 'string')
+    return issued.has(reasoning.redactedContent) ? undefined : 'The redacted reasoning content is invalid.'
+  return issued.has(reasoning.reasoningText?.signature) ? undefined : 'The reasoning block signature is invalid.'
+}
 
 function textOf(turn: Json): string {
   return (turn.content as Json[])
@@ -46,8 +65,29 @@ function textOf(turn: Json): string {
     .join(' ')
 }
 
-/** A validation failure message (Bedrock's `ValidationException`), or the answer. */
-export function answerConverse(modelId: string, body: Json): ConverseOutcome | string {
+/** A script turn as Converse blocks: signed reasoning (or redacted reasoning), text, tool calls. */
+function scripted(turn: ScriptTurn): { blocks: ConverseBlockOut[]; stopReason: string } {
+  const blocks: ConverseBlockOut[] = []
+  if (turn.redactedReasoning) {
+    const data = randomBytes(24).toString('base64')
+    issued.add(data)
+    blocks.push({ reasoningContent: { redactedContent: data } })
+  }
+  if (turn.reasoning !== undefined) {
+    const signature = `sig-converse-${++counter}`
+    issued.add(signature)
+    blocks.push({ reasoningContent: { reasoningText: { text: turn.reasoning, signature } } })
+  }
+  if (turn.text !== undefined) blocks.push({ text: turn.text })
+  for (const call of turn.toolCalls ?? []) {
+    const input = typeof call.arguments === 'string' ? JSON.parse(call.arguments) : (call.arguments ?? {})
+    blocks.push({ toolUse: { toolUseId: `tooluse_${++counter}`, name: call.name, input } })
+  }
+  return { blocks, stopReason: turn.toolCalls?.length ? 'tool_use' : 'end_turn' }
+}
+
+/** A validation failure message (Bedrock's `ValidationException`), or the answer (`turn`'s, when given). */
+export function answerConverse(modelId: string, body: Json, turn?: ScriptTurn): ConverseOutcome | string {
   if (typeof body !== 'object' || body === null)
     return 'Malformed input request, please reformat your input and try again.'
   for (const key of ['model', 'modelId', 'stream'])
@@ -85,9 +125,14 @@ export function answerConverse(modelId: string, body: Json): ConverseOutcome | s
         if (!pendingCalls.has(block.toolResult.toolUseId))
           return `The toolResult block at messages.${i}.content.${j} does not match a toolUse block in the previous turn.`
       }
+      if (block.image) {
+        const problem = imageProblem(block.image, `messages.${i}.content.${j}`)
+        if (problem) return problem
+      }
       if (block.reasoningContent) {
-        const signature = block.reasoningContent.reasoningText?.signature
-        if (turn.role !== 'assistant' || !issued.has(signature)) return 'The reasoning block signature is invalid.'
+        if (turn.role !== 'assistant') return 'Reasoning blocks are only allowed in assistant messages.'
+        const problem = reasoningProblem(block.reasoningContent)
+        if (problem) return problem
       }
     }
     pendingCalls = calls
@@ -97,6 +142,11 @@ export function answerConverse(modelId: string, body: Json): ConverseOutcome | s
   const tools = (body.toolConfig?.tools ?? []) as Json[]
   if (toolBlocks && tools.length === 0)
     return 'The toolConfig field must be defined when using toolUse and toolResult content blocks.'
+  if (turn) {
+    const { blocks, stopReason } = scripted(turn)
+    const usage = turn.usage ?? { inputTokens: Math.ceil(JSON.stringify(body).length / 4), outputTokens: 10 }
+    return { blocks, stopReason, usage: { ...usage, totalTokens: usage.inputTokens + usage.outputTokens } }
+  }
   const thinking = body.additionalModelRequestFields?.thinking
   const blocks: ConverseBlockOut[] = []
   if (thinking?.type === 'enabled') {
@@ -136,7 +186,9 @@ export function converseEvents(outcome: ConverseOutcome): Array<[string, Json]> 
     { contentBlockIndex: index, delta: value },
   ]
   outcome.blocks.forEach((block, index) => {
-    if (block.reasoningContent) {
+    if (block.reasoningContent && 'redactedContent' in block.reasoningContent)
+      events.push(delta(index, { reasoningContent: { redactedContent: block.reasoningContent.redactedContent } }))
+    else if (block.reasoningContent) {
       const { text, signature } = block.reasoningContent.reasoningText
       const half = Math.floor(text.length / 2)
       events.push(delta(index, { reasoningContent: { text: text.slice(0, half) } }))

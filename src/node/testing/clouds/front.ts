@@ -34,8 +34,12 @@ export interface CloudServer extends RunningServer {
   received: CloudReceived[]
 }
 
-/** Serves `handle` on 127.0.0.1, recording each call first. */
-export async function serveCloud(handle: (call: CloudCall) => Promise<Response>, port?: number): Promise<CloudServer> {
+/** Serves `handle` on 127.0.0.1, recording each call first (but those to the path `unrecorded`: a token endpoint). */
+export async function serveCloud(
+  handle: (call: CloudCall) => Promise<Response>,
+  port?: number,
+  unrecorded?: string,
+): Promise<CloudServer> {
   const received: CloudReceived[] = []
   const running = await serveStandIn(async (request) => {
     const url = new URL(request.url)
@@ -51,7 +55,7 @@ export async function serveCloud(handle: (call: CloudCall) => Promise<Response>,
       body = text
     }
     const call: CloudReceived = { method: request.method, path: `${url.pathname}${url.search}`, headers, body }
-    received.push(call)
+    if (url.pathname !== unrecorded) received.push(call)
     return handle({ ...call, url, request, text })
   }, port)
   return { ...running, received }

@@ -23,7 +23,7 @@ export interface SigV4Failure {
 const sha256 = (data: string) => createHash('sha256').update(data).digest('hex')
 const hmac = (key: string | Buffer, data: string) => createHmac('sha256', key).update(data).digest()
 /** RFC 3986 percent-encoding (what `encodeURIComponent` leaves of `!'()*` encoded too). */
-const escape = (text: string) =>
+const rfc3986 = (text: string) =>
   encodeURIComponent(text).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
 
 /** Every service but S3: dot segments resolved, then the (already encoded) path encoded once more, `/` kept. */
@@ -35,12 +35,12 @@ function canonicalPath(path: string): string {
     else segments.push(segment)
   }
   const normalized = `/${segments.join('/')}${segments.length > 0 && path.endsWith('/') ? '/' : ''}`
-  return escape(normalized).replace(/%2F/g, '/')
+  return rfc3986(normalized).replace(/%2F/g, '/')
 }
 
 function canonicalQuery(params: URLSearchParams): string {
   return [...params]
-    .map(([key, value]) => `${escape(key)}=${escape(value)}`)
+    .map(([key, value]) => `${rfc3986(key)}=${rfc3986(value)}`)
     .sort()
     .join('&')
 }

@@ -6,28 +6,22 @@
  * a revoked or clock-skewed token would be), or the express-mode API key for Gemini; the path must name the configured
  * project and location and a known publisher; a Claude call must have no `model` in its body, an `anthropic_version`,
  * and `"stream": true` exactly on `:streamRawPredict`. Errors are in Google's shape. Accepted calls are answered by
- * the library's mock model, in the publisher's format.
+ * the backend (the model behind the cloud) in the publisher's format; token counts by the stand-in itself.
  */
 import { createVerify, generateKeyPairSync, randomBytes } from 'node:crypto'
-import { createGateway } from '../../src/gateway/create-gateway.js'
-import type { ServiceAccountKey } from '../../src/providers/provider.js'
-import type { Json } from '../gateway-helpers.js'
-import { type Running, serve } from '../sdk/servers.js'
+import type { ServiceAccountKey } from '../../../providers/provider.js'
+import type { Json } from '../json.js'
+import { type Backend, type CloudReceived, type CloudServer, countOf, serveCloud } from './front.js'
 
-export interface VertexReceived {
-  method: string
-  path: string
-  headers: Record<string, string>
-  body: Json
-}
+export type VertexReceived = CloudReceived
 
-export interface VertexStandIn extends Running {
+export interface VertexStandIn extends CloudServer {
   serviceAccount: ServiceAccountKey
   project: string
   location: string
   expressKey: string
-  /** Model calls received (token requests are counted apart). */
-  received: VertexReceived[]
+  /** Why each refused model call was refused. */
+  rejections: string[]
   /** Token requests received, and the ones refused with the reason. */
   tokenRequests: number
   tokenRefusals: string[]
@@ -45,21 +39,36 @@ function googleError(status: number, code: string, message: string, details?: Js
   return Response.json({ error: { code: status, message, status: code, ...(details ? { details } : {}) } }, { status })
 }
 
+function anthropicError(message: string): Response {
+  return Response.json({ type: 'error', error: { type: 'invalid_request_error', message } }, { status: 400 })
+}
+
 function base64urlJson(part: string): Json {
   return JSON.parse(Buffer.from(part, 'base64url').toString('utf8'))
 }
 
-export async function startVertexStandIn(
-  options: { project?: string; location?: string } = {},
-): Promise<VertexStandIn> {
+export interface VertexStandInOptions {
+  /** The models behind the cloud: Gemini (content-generation) and Claude (messages) paths. */
+  backend: Backend
+  project?: string
+  location?: string
+  port?: number
+}
+
+export async function startVertexStandIn(options: VertexStandInOptions): Promise<VertexStandIn> {
   const project = options.project ?? 'test-project'
   const location = options.location ?? 'us-east5'
   const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 })
-  const mock = createGateway()
+  const { backend } = options
+  const rejections: string[] = []
+  const refuse = (message: string, answer = anthropicError(message)) => {
+    rejections.push(message)
+    return answer
+  }
   const tokens = new Map<string, number>()
   const expressKey = `AQ.${randomBytes(12).toString('hex')}`
   let throttle = false
-  const state = { tokenRequests: 0, tokenRefusals: [] as string[], received: [] as VertexReceived[] }
+  const state = { tokenRequests: 0, tokenRefusals: [] as string[] }
   const issue = () => {
     const token = `ya29.${randomBytes(16).toString('hex')}`
     tokens.set(token, Date.now() + 3600_000)
@@ -95,110 +104,88 @@ export async function startVertexStandIn(
     token_uri: '',
   }
 
-  const running = await serve(async (request) => {
-    const url = new URL(request.url)
-    const text = await request.text()
-    if (url.pathname === '/token') {
-      state.tokenRequests++
-      const form = new URLSearchParams(text)
-      const refused =
-        request.headers.get('content-type') !== 'application/x-www-form-urlencoded'
-          ? 'content-type'
-          : form.get('grant_type') !== 'urn:ietf:params:oauth:grant-type:jwt-bearer'
-            ? 'grant_type'
-            : checkAssertion(form.get('assertion') ?? '')
-      if (refused) {
-        state.tokenRefusals.push(refused)
-        return Response.json({ error: 'invalid_grant', error_description: refused }, { status: 400 })
+  const running = await serveCloud(
+    async ({ url, request, text, body }) => {
+      if (url.pathname === '/token') {
+        state.tokenRequests++
+        const form = new URLSearchParams(text)
+        const refused =
+          request.headers.get('content-type') !== 'application/x-www-form-urlencoded'
+            ? 'content-type'
+            : form.get('grant_type') !== 'urn:ietf:params:oauth:grant-type:jwt-bearer'
+              ? 'grant_type'
+              : checkAssertion(form.get('assertion') ?? '')
+        if (refused) {
+          state.tokenRefusals.push(refused)
+          return Response.json({ error: 'invalid_grant', error_description: refused }, { status: 400 })
+        }
+        return Response.json({ access_token: issue(), expires_in: 3599, token_type: 'Bearer' })
       }
-      return Response.json({ access_token: issue(), expires_in: 3599, token_type: 'Bearer' })
-    }
-    const headers: Record<string, string> = {}
-    request.headers.forEach((value, name) => {
-      headers[name] = value
-    })
-    let body: Json
-    try {
-      body = JSON.parse(text)
-    } catch {
-      body = text
-    }
-    state.received.push({ method: request.method, path: `${url.pathname}${url.search}`, headers, body })
-    const match =
-      /^\/v1(?:beta1)?(?:\/projects\/([^/]+)\/locations\/([^/]+))?\/publishers\/(google|anthropic)\/models\/([^/:]+):(\w+)$/.exec(
-        url.pathname,
-      )
-    const key = request.headers.get('x-goog-api-key')
-    const bearer = request.headers.get('authorization')?.replace(/^Bearer /, '')
-    const express = match && match[1] === undefined
-    const expiry = bearer ? tokens.get(bearer) : undefined
-    const authorized = express ? key === expressKey : expiry !== undefined && expiry > Date.now()
-    if (!authorized)
-      return googleError(
-        401,
-        'UNAUTHENTICATED',
-        'Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential. See https://developers.google.com/identity/sign-in/web/devconsole-project.',
-      )
-    if (!match) return googleError(404, 'NOT_FOUND', `The requested URL ${url.pathname} was not found on this server.`)
-    const [, inProject, inLocation, publisher, model, method] = match as unknown as string[]
-    if (!express && (inProject !== project || inLocation !== location))
-      return googleError(403, 'PERMISSION_DENIED', `Permission denied on resource project ${inProject}.`)
-    if (throttle) {
-      throttle = false
-      return googleError(429, 'RESOURCE_EXHAUSTED', 'Resource exhausted. Please try again later.', [
-        { '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '7s' },
-      ])
-    }
-    if (express && publisher !== 'google')
-      return googleError(400, 'FAILED_PRECONDITION', 'Express mode serves Google models only.')
-    if (publisher === 'google') {
-      const sse = url.searchParams.get('alt') === 'sse'
-      if (!['generateContent', 'streamGenerateContent', 'countTokens'].includes(method as string))
+      const match =
+        /^\/v1(?:beta1)?(?:\/projects\/([^/]+)\/locations\/([^/]+))?\/publishers\/(google|anthropic)\/models\/([^/:]+):(\w+)$/.exec(
+          url.pathname,
+        )
+      const key = request.headers.get('x-goog-api-key')
+      const bearer = request.headers.get('authorization')?.replace(/^Bearer /, '')
+      const express = match && match[1] === undefined
+      const expiry = bearer ? tokens.get(bearer) : undefined
+      const authorized = express ? key === expressKey : expiry !== undefined && expiry > Date.now()
+      if (!authorized)
+        return googleError(
+          401,
+          'UNAUTHENTICATED',
+          'Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential. See https://developers.google.com/identity/sign-in/web/devconsole-project.',
+        )
+      if (!match)
+        return googleError(404, 'NOT_FOUND', `The requested URL ${url.pathname} was not found on this server.`)
+      const [, inProject, inLocation, publisher, model, method] = match as unknown as string[]
+      if (!express && (inProject !== project || inLocation !== location))
+        return googleError(403, 'PERMISSION_DENIED', `Permission denied on resource project ${inProject}.`)
+      if (throttle) {
+        throttle = false
+        return googleError(429, 'RESOURCE_EXHAUSTED', 'Resource exhausted. Please try again later.', [
+          { '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '7s' },
+        ])
+      }
+      if (express && publisher !== 'google')
+        return googleError(400, 'FAILED_PRECONDITION', 'Express mode serves Google models only.')
+      if (publisher === 'google') {
+        const sse = url.searchParams.get('alt') === 'sse'
+        if (!['generateContent', 'streamGenerateContent', 'countTokens'].includes(method as string))
+          return googleError(400, 'INVALID_ARGUMENT', `Unknown method ${method}`)
+        if ((method === 'streamGenerateContent') !== sse && method !== 'countTokens')
+          return googleError(400, 'INVALID_ARGUMENT', 'alt=sse belongs to streamGenerateContent')
+        if (method === 'countTokens') {
+          const contents = body?.contents ?? body?.generateContentRequest?.contents
+          if (!Array.isArray(contents))
+            return refuse('contents is required', googleError(400, 'INVALID_ARGUMENT', 'contents is required'))
+          return Response.json({ totalTokens: countOf(contents) })
+        }
+        return backend(`/v1beta/models/${model}:${method}${sse ? '?alt=sse' : ''}`, text)
+      }
+      if (model === 'count-tokens' && method === 'rawPredict') {
+        if (typeof body?.model !== 'string' || !Array.isArray(body.messages))
+          return refuse('model and messages: Field required')
+        return Response.json({ input_tokens: countOf([body.system, body.messages, body.tools]) })
+      }
+      if (method !== 'rawPredict' && method !== 'streamRawPredict')
         return googleError(400, 'INVALID_ARGUMENT', `Unknown method ${method}`)
-      if ((method === 'streamGenerateContent') !== sse && method !== 'countTokens')
-        return googleError(400, 'INVALID_ARGUMENT', 'alt=sse belongs to streamGenerateContent')
-      return mock.fetch(
-        new Request(`http://mock.test/v1beta/models/${model}:${method}${sse ? '?alt=sse' : ''}`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: text,
-        }),
-      )
-    }
-    if (model === 'count-tokens' && method === 'rawPredict') {
-      return mock.fetch(
-        new Request('http://mock.test/v1/messages/count_tokens', {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', 'anthropic-version': '2023-06-01' },
-          body: text,
-        }),
-      )
-    }
-    if (method !== 'rawPredict' && method !== 'streamRawPredict')
-      return googleError(400, 'INVALID_ARGUMENT', `Unknown method ${method}`)
-    if (typeof body !== 'object' || body === null) return googleError(400, 'INVALID_ARGUMENT', 'body')
-    const problem =
-      'model' in body
-        ? 'model: Extra inputs are not permitted'
-        : typeof body.anthropic_version !== 'string' || !/^(vertex-)?\d{4}-\d{2}-\d{2}$/.test(body.anthropic_version)
-          ? 'anthropic_version: Field required'
-          : (body.stream === true) !== (method === 'streamRawPredict')
-            ? `stream must be true exactly on streamRawPredict (got ${body.stream})`
-            : undefined
-    if (problem)
-      return Response.json(
-        { type: 'error', error: { type: 'invalid_request_error', message: problem } },
-        { status: 400 },
-      )
-    const { anthropic_version: _version, ...rest } = body
-    return mock.fetch(
-      new Request('http://mock.test/v1/messages', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'anthropic-version': '2023-06-01' },
-        body: JSON.stringify({ ...rest, model }),
-      }),
-    )
-  })
+      if (typeof body !== 'object' || body === null) return googleError(400, 'INVALID_ARGUMENT', 'body')
+      const problem =
+        'model' in body
+          ? 'model: Extra inputs are not permitted'
+          : typeof body.anthropic_version !== 'string' || !/^(vertex-)?\d{4}-\d{2}-\d{2}$/.test(body.anthropic_version)
+            ? 'anthropic_version: Field required'
+            : (body.stream === true) !== (method === 'streamRawPredict')
+              ? `stream must be true exactly on streamRawPredict (got ${body.stream})`
+              : undefined
+      if (problem) return refuse(problem)
+      const { anthropic_version: _version, ...rest } = body
+      return backend('/v1/messages', JSON.stringify({ ...rest, model }), { 'anthropic-version': '2023-06-01' })
+    },
+    options.port,
+    '/token',
+  )
   tokenURI = `${running.url}/token`
   serviceAccount.token_uri = tokenURI
   return {
@@ -207,7 +194,7 @@ export async function startVertexStandIn(
     project,
     location,
     expressKey,
-    received: state.received,
+    rejections,
     get tokenRequests() {
       return state.tokenRequests
     },

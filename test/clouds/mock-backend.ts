@@ -1,0 +1,26 @@
+/**
+ * The project's cloud tests put the library's mock model behind the cloud stand-ins (`interlingua/testing`'s, in
+ * src/node/testing/clouds/): its answers echo the prompt, which the matrix reads back in every client format.
+ */
+import { createGateway } from '../../src/gateway/create-gateway.js'
+import { type AzureStandIn, startAzureStandIn } from '../../src/node/testing/clouds/azure.js'
+import { type BedrockStandIn, startBedrockStandIn } from '../../src/node/testing/clouds/bedrock.js'
+import type { Backend } from '../../src/node/testing/clouds/front.js'
+import { startVertexStandIn, type VertexStandIn } from '../../src/node/testing/clouds/vertex.js'
+
+export function mockBackend(): Backend {
+  const mock = createGateway()
+  return (path, body, headers = {}) =>
+    mock.fetch(
+      new Request(`http://mock.test${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body,
+      }),
+    )
+}
+
+export const startMockBedrock = (): Promise<BedrockStandIn> => startBedrockStandIn({ backend: mockBackend() })
+export const startMockAzure = (): Promise<AzureStandIn> => startAzureStandIn({ backend: mockBackend() })
+export const startMockVertex = (options: { project?: string; location?: string } = {}): Promise<VertexStandIn> =>
+  startVertexStandIn({ backend: mockBackend(), ...options })
