@@ -3,7 +3,7 @@ import { CheckAbort, formatMarkdown, formatTable, runChecks } from './run.js'
 import { type CheckFormat, checkFormats } from './wire.js'
 
 export const checkUsage = `Usage: interlingua check <baseURL> [--format chat-completions|responses|messages|content-generation|all]
-       [--key KEY] [--model ID | --model FORMAT=ID]... [--only FEATURE] [--json]
+       [--key KEY] [--model ID | --model FORMAT=ID]... [--header 'NAME: VALUE']... [--only FEATURE] [--json]
        interlingua check --markdown        (every check, what it verifies, the source of the rule)
 
 Runs the conformance checks against an endpoint and prints one row per check, then a summary.
@@ -21,6 +21,7 @@ export async function checkCommand(
   let json = false
   let formats: CheckFormat[] | undefined
   const models: Partial<Record<CheckFormat, string>> = {}
+  const headers: Record<string, string> = {}
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] as string
     const value = () => {
@@ -39,7 +40,13 @@ export async function checkCommand(
     if (arg === '--json') json = true
     else if (arg === '--key') key = value()
     else if (arg === '--only') only = value()
-    else if (arg === '--format') {
+    else if (arg === '--header') {
+      const header = value()
+      const colon = header.indexOf(':')
+      const name = header.slice(0, colon).trim()
+      if (colon < 1 || !/^[!#$%&'*+.^_`|~\w-]+$/.test(name)) throw new CheckAbort(`not a header: ${header}`)
+      headers[name.toLowerCase()] = header.slice(colon + 1).trim()
+    } else if (arg === '--format') {
       const format = value()
       if (format === 'all') formats = [...checkFormats]
       else if (checkFormats.includes(format as CheckFormat)) formats = [...(formats ?? []), format as CheckFormat]
@@ -65,6 +72,7 @@ export async function checkCommand(
     models,
     onProgress: progress,
     ...(key !== undefined ? { key } : {}),
+    ...(Object.keys(headers).length > 0 ? { headers } : {}),
     ...(formats ? { formats } : {}),
     ...(only !== undefined ? { only } : {}),
   })
@@ -85,7 +93,7 @@ export function runCheckCommand(args: string[]): void {
       process.stderr.write(
         `\ninterlingua check: ${error.message}\n${error instanceof CheckAbort ? '' : `${error.stack}\n`}`,
       )
-      if (error instanceof CheckAbort && /needs a value|unknown|required|not a URL/.test(error.message))
+      if (error instanceof CheckAbort && /needs a value|unknown|required|not a URL|not a header/.test(error.message))
         process.stderr.write(`${checkUsage}\n`)
       process.exit(2)
     },

@@ -22,6 +22,8 @@ export interface Target {
   key?: string
   models: Record<CheckFormat, string>
   timeoutMs: number
+  /** Sent with every request, after the format's own (`--header`: a gateway's routing headers). */
+  headers?: Record<string, string>
 }
 
 export interface Exchange {
@@ -131,7 +133,7 @@ export async function send(target: Target, format: CheckFormat, options: SendOpt
   const key = options.key === null ? undefined : (options.key ?? target.key)
   const response = await fetch(target.origin + options.path, {
     method: options.method ?? (options.body === undefined ? 'GET' : 'POST'),
-    headers: headersFor(format, key),
+    headers: { ...headersFor(format, key), ...target.headers },
     ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
     signal: AbortSignal.timeout(target.timeoutMs),
   })
