@@ -164,12 +164,14 @@ function usageProblem(format: CheckFormat, json: Exchange['json']): string | und
   return typeof input === 'number' ? undefined : 'no usage with input token counts'
 }
 
-const invalidBody: Record<CheckFormat, unknown> = {
-  'chat-completions': { model: 'x', messages: 'not a list' },
-  responses: { model: 'x', input: 42 },
-  messages: { model: 'x', max_tokens: 10, messages: [{ role: 'user', content: 42 }] },
-  'content-generation': { contents: [{ role: 'user', parts: 'not a list' }] },
-}
+/** A body whose only defect is its shape: the run's model, so a gateway that routes by model reaches its validation. */
+const invalidBody = (format: CheckFormat, model: string): unknown =>
+  ({
+    'chat-completions': { model, messages: 'not a list' },
+    responses: { model, input: 42 },
+    messages: { model, max_tokens: 10, messages: [{ role: 'user', content: 42 }] },
+    'content-generation': { contents: [{ role: 'user', parts: 'not a list' }] },
+  })[format]
 
 export const checks: Check[] = [
   {
@@ -291,7 +293,7 @@ export const checks: Check[] = [
     formats: all,
     run: async (ctx) => {
       const path = generatePath(ctx.format, ctx.model, false)
-      return errorShapeProblem(ctx.format, await ctx.ask({ path, body: invalidBody[ctx.format] }), [400])
+      return errorShapeProblem(ctx.format, await ctx.ask({ path, body: invalidBody(ctx.format, ctx.model) }), [400])
     },
   },
   {

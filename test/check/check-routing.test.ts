@@ -1,6 +1,7 @@
 /**
- * `interlingua check --header 'name: value'`: extra headers (a gateway's routing headers, such as Portkey's
- * x-portkey-provider) go with every request the check sends, and a malformed one stops the run with exit 2.
+ * `interlingua check` against gateways that route: `--header 'name: value'` (a gateway's routing headers, such as
+ * Portkey's x-portkey-provider) goes with every request the check sends, a malformed one stops the run with exit 2;
+ * and the invalid-body check sends the run's model, so a gateway that routes by model first reaches its validation.
  */
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -22,6 +23,13 @@ beforeAll(async () => {
       seen.push(route)
       if (route !== 'mock')
         return Response.json({ error: { message: 'x-route missing', type: 'invalid_request_error' } }, { status: 400 })
+      // Routes by model before it reads the rest of the body (as @musistudio/llms does): an unknown model is a 404.
+      const body = request.method === 'POST' ? await request.clone().json() : {}
+      if (body.model !== undefined && body.model !== 'gpt-4o-mini')
+        return Response.json(
+          { error: { message: `The model ${body.model} does not exist`, type: 'invalid_request_error' } },
+          { status: 404 },
+        )
       return gateway.fetch(request)
     }),
   )
@@ -51,7 +59,7 @@ async function run(args: string[]): Promise<{ status: number; out: string; err: 
   return { status, out, err }
 }
 
-it('every request carries the --header given, and the checks pass through the routing gateway', async () => {
+it('every request carries the --header given, and the checks pass through the routing gateway (error-invalid-body with the run’s model)', async () => {
   seen.length = 0
   const { status, out } = await run([
     url,
