@@ -47,11 +47,21 @@ describe.each(formatIds)('%s client', (format) => {
     expect(calls).toEqual([])
   })
 
-  it('401 for a missing key', async () => {
+  it('401 (Gemini: 403 PERMISSION_DENIED) for a missing key', async () => {
     const { gateway } = stack()
     const { path, body } = wireRequest(format, model)
     const response = await gateway.fetch(new Request(`http://g${path}`, { method: 'POST', body: JSON.stringify(body) }))
-    expect(response.status).toBe(401)
+    // As Gemini answers a request without a key: 403 PERMISSION_DENIED, "Method doesn't allow unregistered callers".
+    if (format !== 'content-generation') expect(response.status).toBe(401)
+    else
+      expect([response.status, (await response.json()).error]).toEqual([
+        403,
+        {
+          code: 403,
+          status: 'PERMISSION_DENIED',
+          message: expect.stringMatching(/^Method doesn't allow unregistered callers/),
+        },
+      ])
   })
 
   it('404 for an unknown model', async () => {

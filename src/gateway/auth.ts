@@ -108,3 +108,20 @@ export function invalidKey(format: FormatId): ir.ErrorInfo {
     rawFormat: 'content-generation',
   }
 }
+
+/**
+ * The refusal of a request that carries no key, as the service of the client's format answers it: Gemini answers 403
+ * `PERMISSION_DENIED` ("Method doesn't allow unregistered callers…"), not 401; the others 401.
+ */
+export function missingKey(format: FormatId): ir.ErrorInfo {
+  if (format !== 'content-generation')
+    return errorInfo('authentication', 'Missing API key (send Authorization: Bearer, x-api-key, x-goog-api-key or ?key=)')
+  return {
+    code: 'permission',
+    status: 403,
+    message:
+      "Method doesn't allow unregistered callers (callers without established identity). Please use API Key or other form of API consumer identity to call this API.",
+    vendorType: 'PERMISSION_DENIED',
+    rawFormat: 'content-generation',
+  }
+}

@@ -27,7 +27,15 @@ import type * as ir from '../ir/index.js'
 import { errorCodeForStatus } from '../ir/index.js'
 import { assertPortable } from '../shared/foreign-extensions.js'
 import { newId } from '../shared/ids.js'
-import { type Authorization, authorizationOf, extractKey, invalidKey, keyMatches, mayUse } from './auth.js'
+import {
+  type Authorization,
+  authorizationOf,
+  extractKey,
+  invalidKey,
+  keyMatches,
+  mayUse,
+  missingKey,
+} from './auth.js'
 import { estimateInputTokens } from './count-tokens.js'
 import type { DeadlineList } from './deadlines.js'
 import { errorInfo, toErrorInfo } from './errors.js'
@@ -153,10 +161,7 @@ export class RequestFlow {
   private async authorize(exchange: Exchange): Promise<Authorization> {
     if (!this.authRequired) return {}
     const key = extractKey(exchange.request)
-    if (!key) {
-      const message = 'Missing API key (send Authorization: Bearer, x-api-key, x-goog-api-key or ?key=)'
-      return { refused: errorInfo('authentication', message) }
-    }
+    if (!key) return { refused: missingKey(exchange.format.id) }
     if (this.options.apiKeys && keyMatches(key, this.options.apiKeys)) return {}
     if (!this.options.authenticate) return { refused: invalidKey(exchange.format.id) }
     return authorizationOf(await this.options.authenticate(key, this.contextOf(exchange)))

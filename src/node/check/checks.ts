@@ -310,17 +310,19 @@ export const checks: Check[] = [
   {
     id: 'auth-missing-key',
     feature: 'auth',
-    verifies: 'a request without a key is refused (401, Gemini 401/403) in the format’s error shape',
-    source: 'authentication docs of each service',
+    verifies:
+      'a request without a key is refused as the service refuses it: 401, Gemini 403 PERMISSION_DENIED, in the format’s error shape',
+    source:
+      'OpenAI/Anthropic authentication docs (401); Gemini: 403 PERMISSION_DENIED “Method doesn’t allow unregistered callers”',
     formats: all,
     run: async (ctx) => {
       if (!ctx.keyed) return 'skip: no --key given'
       const path = generatePath(ctx.format, ctx.model, false)
-      const status = ctx.format === 'content-generation' ? [401, 403] : [401]
-      return errorShapeProblem(
-        ctx.format,
-        await ctx.ask({ path, body: body(ctx.format, ctx.model, 'text', false), key: null }),
-        status,
+      const exchange = await ctx.ask({ path, body: body(ctx.format, ctx.model, 'text', false), key: null })
+      if (ctx.format !== 'content-generation') return errorShapeProblem(ctx.format, exchange, [401])
+      return (
+        errorShapeProblem(ctx.format, exchange, [403]) ??
+        (exchange.json.error.status === 'PERMISSION_DENIED' ? undefined : 'status is not PERMISSION_DENIED')
       )
     },
   },
