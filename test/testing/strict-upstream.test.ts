@@ -130,4 +130,42 @@ describe('createStrictUpstream', () => {
     expect([empty.status, (await empty.json()).error.status]).toEqual([400, 'INVALID_ARGUMENT'])
     await upstream.close()
   })
+
+  it('answers with ids shaped as each service shapes them (chatcmpl-, resp_, msg_01, Gemini responseId, call_/toolu_)', async () => {
+    const script = [{ toolCalls: [{ name: 'f', arguments: {} }] }]
+    const ups = await Promise.all(
+      (['chat-completions', 'responses', 'messages', 'content-generation'] as const).map((format) =>
+        createStrictUpstream({ format, script }),
+      ),
+    )
+    const [chat, responses, messages, gemini] = ups as [
+      (typeof ups)[0],
+      (typeof ups)[0],
+      (typeof ups)[0],
+      (typeof ups)[0],
+    ]
+    const openai = (u: typeof chat) => new OpenAI({ baseURL: u.baseURL, apiKey: u.apiKey })
+    const completion = await openai(chat).chat.completions.create({
+      model: 'm',
+      messages: [{ role: 'user', content: 'hi' }],
+    })
+    expect(completion.id).toMatch(/^chatcmpl-[A-Za-z0-9]{29}$/)
+    expect(completion.choices[0]?.message.tool_calls?.[0]?.id).toMatch(/^call_[A-Za-z0-9]{24}$/)
+    const response = await openai(responses).responses.create({ model: 'm', input: 'hi' })
+    expect(response.id).toMatch(/^resp_[0-9a-f]{48}$/)
+    const message = await new Anthropic({ baseURL: messages.baseURL, apiKey: messages.apiKey }).messages.create({
+      model: 'claude-x',
+      max_tokens: 10,
+      messages: [{ role: 'user', content: 'hi' }],
+    })
+    expect(message.id).toMatch(/^msg_01[A-Za-z0-9]{22}$/)
+    expect(message.content[0]).toMatchObject({
+      type: 'tool_use',
+      id: expect.stringMatching(/^toolu_01[A-Za-z0-9]{22}$/),
+    })
+    const genai = new GoogleGenAI({ apiKey: gemini.apiKey, httpOptions: { baseUrl: gemini.baseURL } })
+    const generated = await genai.models.generateContent({ model: 'gemini-x', contents: 'hi' })
+    expect(generated.responseId).toMatch(/^[\w-]{20,}$/)
+    await Promise.all(ups.map((u) => u.close()))
+  })
 })

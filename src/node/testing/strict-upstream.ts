@@ -92,6 +92,26 @@ export interface StandIn extends RunningServer {
   adopt(format: StrictFormat, body: Json): void
 }
 
+const base62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
+function randomBase62(length: number): string {
+  let out = ''
+  for (const byte of randomBytes(length)) out += base62[byte % 62]
+  return out
+}
+
+/** An answer's id shaped as the service shapes it: `chatcmpl-…`, `resp_…` (hex), `msg_01…`, Gemini's `responseId`. */
+export function answerId(format: StrictFormat): string {
+  if (format === 'chat-completions') return `chatcmpl-${randomBase62(29)}`
+  if (format === 'responses') return `resp_${randomBytes(24).toString('hex')}`
+  if (format === 'messages') return `msg_01${randomBase62(22)}`
+  return randomBytes(17).toString('base64url')
+}
+
+/** A tool call's id as the service shapes it: `toolu_01…` (Anthropic), `call_…` (OpenAI; Gemini sends none). */
+function callId(format: StrictFormat): string {
+  return format === 'messages' ? `toolu_01${randomBase62(22)}` : `call_${randomBase62(24)}`
+}
+
 function formatOf(url: URL): StrictFormat {
   if (url.pathname.endsWith('/chat/completions')) return 'chat-completions'
   if (url.pathname.endsWith('/messages')) return 'messages'
@@ -225,7 +245,7 @@ export async function startStandIn(options: StandInOptions = {}): Promise<StandI
       const args = typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments ?? {})
       const part: ir.ToolCallPart = {
         type: 'tool-call',
-        id: `toolu_${randomBytes(6).toString('hex')}`,
+        id: callId(format),
         name: call.name,
         arguments: call.custom ? JSON.stringify({ input: args }) : args,
       }
@@ -255,7 +275,7 @@ export async function startStandIn(options: StandInOptions = {}): Promise<StandI
     }
     content.push(...calls)
     return {
-      id: `resp_${turn}`,
+      id: answerId(format),
       model,
       content,
       finishReason: { unified: calls.length > 0 ? 'tool-calls' : 'stop' },
