@@ -23,4 +23,6 @@ export default defineConfig({
   sourcemap: true,
   target: 'node20',
   splitting: true,
+  // `interlingua check` reads answers with the official SDKs when the user has them installed, never bundled.
+  external: ['openai', '@anthropic-ai/sdk', '@google/genai'],
 })

@@ -52,6 +52,20 @@ describe('tool calls like a cooperative model', () => {
       input: { file_path: expect.any(String) },
     })
   })
+  it('a prompt listing what to call the tool for gets one call each, in one turn (parallel calls) unless disabled', async () => {
+    const weather = { name: 'get_weather', input_schema: schema('city') }
+    const content = 'Weather? Call get_weather once for each city: Paris, Tokyo and Rome.'
+    const answer = await messages({ tools: [weather], messages: [{ role: 'user', content }] })
+    const calls = answer.content.filter((b: Json) => b.type === 'tool_use')
+    expect(calls.map((c: Json) => c.input.city)).toEqual(['Paris', 'Tokyo', 'Rome'])
+    expect(new Set(calls.map((c: Json) => c.id)).size).toBe(3)
+    const single = await messages({
+      tools: [weather],
+      tool_choice: { type: 'auto', disable_parallel_tool_use: true },
+      messages: [{ role: 'user', content }],
+    })
+    expect(single.content.filter((b: Json) => b.type === 'tool_use')).toHaveLength(1)
+  })
   it('tool_choice any/tool forces a call', async () => {
     const any = await messages({
       system,

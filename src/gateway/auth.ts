@@ -115,7 +115,10 @@ export function invalidKey(format: FormatId): ir.ErrorInfo {
  */
 export function missingKey(format: FormatId): ir.ErrorInfo {
   if (format !== 'content-generation')
-    return errorInfo('authentication', 'Missing API key (send Authorization: Bearer, x-api-key, x-goog-api-key or ?key=)')
+    return errorInfo(
+      'authentication',
+      'Missing API key (send Authorization: Bearer, x-api-key, x-goog-api-key or ?key=)',
+    )
   return {
     code: 'permission',
     status: 403,

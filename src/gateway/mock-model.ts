@@ -5,6 +5,8 @@
  *   one that takes a file path when the prompt names a file, or the first when a tool is required or the prompt is a
  *   plain test prompt; never a deferred tool, never right after a tool result (system entries among the turns are not
  *   turns); arguments come from the tool's JSON Schema (its required properties) and the file the prompt names;
+ * - calls it several times in one turn (parallel calls) when the prompt lists what to call it for — "once for each
+ *   city: Paris, Tokyo" — unless `parallelToolCalls` is false: one call per item, its first string parameter set to it;
  * - answers a structured-output request (`json-schema` or `json`) with a JSON value valid against the schema;
  * - after a tool result, answers with text that quotes the result;
  * - describes the images (and other media) it received in its text: "I see 1 image (image/png)";
@@ -155,6 +157,24 @@ function chooseTool(request: ir.Request, prompt: string): ir.FunctionTool | unde
   return choice?.type === 'required' || plain ? tools[0] : undefined
 }
 
+/** What a prompt asks a tool to be called for, one call each: "… once for each city: Paris, Tokyo and Rome." */
+function eachItem(prompt: string): string[] {
+  const list = /\bfor each\b[^:.?!]*:\s*([^.?!\n]+)/i.exec(prompt)?.[1]
+  if (!list) return []
+  return list
+    .split(/\s*,\s*|\s+and\s+/)
+    .map((item) => item.trim())
+    .filter(Boolean)
+}
+
+/** The first string property of a tool's parameters (its required ones first). */
+function firstStringParameter(tool: ir.FunctionTool): string | undefined {
+  const schema = (tool.parameters ?? {}) as { properties?: Record<string, { type?: unknown }>; required?: unknown }
+  const properties = schema.properties ?? {}
+  const required = Array.isArray(schema.required) ? (schema.required as string[]) : []
+  return [...required, ...Object.keys(properties)].find((key) => properties[key]?.type === 'string')
+}
+
 /** A tool call's arguments: the schema's required properties, and the file the prompt names for a path parameter. */
 function toolArguments(tool: ir.FunctionTool, prompt: string, request: ir.Request): Record<string, unknown> {
   const args = sampleObject((tool.parameters ?? {}) as Record<string, unknown>)
@@ -188,7 +208,15 @@ function answer(request: ir.Request): { parts: ir.AssistantPart[]; finishReason:
   const tool = last?.role === 'tool' ? undefined : chooseTool(request, fullPrompt)
   if (tool) {
     const args = toolArguments(tool, fullPrompt, request)
-    parts.push({ type: 'tool-call', id: `call_mock_${id}`, name: tool.name, arguments: JSON.stringify(args) })
+    const items = request.parallelToolCalls === false ? [] : eachItem(fullPrompt)
+    const parameter = firstStringParameter(tool)
+    if (items.length < 2 || parameter === undefined)
+      parts.push({ type: 'tool-call', id: `call_mock_${id}`, name: tool.name, arguments: JSON.stringify(args) })
+    else
+      items.forEach((item, i) => {
+        const call = JSON.stringify({ ...args, [parameter]: item })
+        parts.push({ type: 'tool-call', id: `call_mock_${id}${i ? `_${i}` : ''}`, name: tool.name, arguments: call })
+      })
     return { parts, finishReason: { unified: 'tool-calls' } }
   }
   const schema = outputSchema(request)

@@ -27,15 +27,7 @@ import type * as ir from '../ir/index.js'
 import { errorCodeForStatus } from '../ir/index.js'
 import { assertPortable } from '../shared/foreign-extensions.js'
 import { newId } from '../shared/ids.js'
-import {
-  type Authorization,
-  authorizationOf,
-  extractKey,
-  invalidKey,
-  keyMatches,
-  mayUse,
-  missingKey,
-} from './auth.js'
+import { type Authorization, authorizationOf, extractKey, invalidKey, keyMatches, mayUse, missingKey } from './auth.js'
 import { estimateInputTokens } from './count-tokens.js'
 import type { DeadlineList } from './deadlines.js'
 import { errorInfo, toErrorInfo } from './errors.js'

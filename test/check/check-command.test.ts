@@ -17,7 +17,8 @@ import {
   strictModels,
 } from '../sdk/strict-upstreams.js'
 
-type Defect = (path: string, text: string) => string | Response
+/** Rewrites an answer (`text`) to a request (`path`, its body `sent`), or answers in its place. */
+type Defect = (path: string, text: string, sent: string) => string | Response
 
 let server: Server
 let url: string
@@ -46,9 +47,10 @@ beforeAll(async () => {
       inner.pathname = path.slice('/translated'.length)
       return translated.fetch(new Request(inner, request))
     }
+    const sent = await request.clone().text()
     const answer = await gateway.fetch(request)
     if (!defect) return answer
-    const changed = defect(path, await answer.text())
+    const changed = defect(path, await answer.text(), sent)
     if (changed instanceof Response) return changed
     return new Response(changed, { status: answer.status, headers: answer.headers })
   }))
@@ -60,10 +62,70 @@ afterAll(async () => {
 
 const failed = (report: CheckReport) => report.checks.filter((c) => !c.pass).map((c) => `${c.format}:${c.id}`)
 const isChat = (path: string) => path === '/v1/chat/completions'
+/** A messages endpoint that refuses requests holding `marker` with a 400 `message`. */
+const refuseWhen =
+  (marker: string, message: string): Defect =>
+  (p, text, sent) =>
+    isMessages(p) && sent.includes(marker)
+      ? Response.json({ type: 'error', error: { type: 'invalid_request_error', message } }, { status: 400 })
+      : text
 const isMessages = (path: string) => path === '/v1/messages'
 const unquote = (s: string) => JSON.parse(`"${s}"`)
 
 const defects: [string, string, Defect][] = [
+  [
+    'chat-completions:parallel-calls-json',
+    'parallel calls merged into one',
+    (p, text) => {
+      if (!isChat(p) || !text.startsWith('{')) return text
+      const json = JSON.parse(text)
+      const message = json.choices[0].message
+      if (message.tool_calls?.length > 1) message.tool_calls = message.tool_calls.slice(0, 1)
+      return JSON.stringify(json)
+    },
+  ],
+  [
+    'chat-completions:parallel-calls-stream',
+    'streamed parallel calls on one index',
+    (p, text) => (isChat(p) ? text.replaceAll('"tool_calls":[{"index":1', '"tool_calls":[{"index":0') : text),
+  ],
+  [
+    'messages:reasoning-json',
+    'a reasoning signature dropped',
+    (p, text) => (isMessages(p) && text.startsWith('{') ? text.replace(/,"signature":"[^"]*"/g, '') : text),
+  ],
+  [
+    'messages:reasoning-stream',
+    'a streamed reasoning signature dropped',
+    (p, text) =>
+      isMessages(p) ? text.replace(/event: content_block_delta\ndata: [^\n]*"signature_delta"[^\n]*\n\n/g, '') : text,
+  ],
+  [
+    'messages:reasoning-round-trip',
+    'thinking blocks sent back refused',
+    refuseWhen('"type":"thinking"', 'thinking is not supported'),
+  ],
+  ['messages:image-input', 'a base64 image refused', refuseWhen('"type":"image"', 'image blocks are not supported')],
+  [
+    'messages:request-fields',
+    'a field the SDKs send refused (metadata)',
+    refuseWhen('"metadata"', 'metadata: Extra inputs are not permitted'),
+  ],
+  [
+    'chat-completions:structured-output',
+    'response_format ignored (prose instead of JSON)',
+    (p, text, sent) => {
+      if (!isChat(p) || !sent.includes('"response_format"')) return text
+      const json = JSON.parse(text)
+      json.choices[0].message.content = 'Sunny, 18 degrees.'
+      return JSON.stringify(json)
+    },
+  ],
+  [
+    'responses:count-tokens',
+    'no Responses token counting',
+    (p, text) => (p === '/v1/responses/input_tokens' ? new Response('Not Found', { status: 404 }) : text),
+  ],
   ['chat-completions:stream-end', 'a dropped [DONE]', (_p, text) => text.replace('data: [DONE]\n\n', '')],
   [
     'messages:stream-end',
@@ -119,7 +181,20 @@ describe('interlingua check', () => {
     const report = await runChecks({ endpoint: url, key: 'client-key' })
     expect(failed(report)).toEqual([])
     expect(new Set(report.checks.map((c) => c.format)).size).toBe(4)
-    expect(report.checks.length).toBeGreaterThanOrEqual(48)
+    expect(report.checks.length).toBeGreaterThanOrEqual(70)
+    // Read by the official SDKs (devDependencies here), and said so per check.
+    expect(report.judges).toEqual({
+      'chat-completions': expect.stringMatching(/^openai \d/),
+      responses: expect.stringMatching(/^openai \d/),
+      messages: expect.stringMatching(/^@anthropic-ai\/sdk \d/),
+      'content-generation': expect.stringMatching(/^@google\/genai \d/),
+    })
+    expect(report.checks.find((c) => c.id === 'parallel-calls-stream')?.judge).toMatch(/^openai/)
+    // Without them (the SDKs not installed, or --no-sdk): the library's decoders read the same answers, as green.
+    const library = await runChecks({ endpoint: url, key: 'client-key', sdks: false })
+    expect(failed(library)).toEqual([])
+    expect(new Set(Object.values(library.judges))).toEqual(new Set(['interlingua decoders']))
+    expect(library.checks.length).toBe(report.checks.length)
   })
 
   it('translated pairs over the strict stand-ins pass the answer checks', async () => {
@@ -134,9 +209,46 @@ describe('interlingua check', () => {
         formats: [format],
         models: { [format]: model },
       })
-      const answerChecks = report.checks.filter((c) => !['models-list', 'count-tokens'].includes(c.id))
+      // Parallel calls and structured output need a scripted answer: the next test.
+      const scripted = ['parallel calls', 'request fields:structured-output']
+      const answerChecks = report.checks.filter(
+        (c) =>
+          !['models-list', 'count-tokens'].includes(c.id) &&
+          !scripted.some((s) => [c.feature, `${c.feature}:${c.id}`].includes(s)),
+      )
       expect(answerChecks.filter((c) => !c.pass)).toEqual([])
       expect(answerChecks.length).toBeGreaterThanOrEqual(8)
+    }
+  })
+
+  it('translated pairs pass parallel calls and structured output over stand-ins scripted to answer them', async () => {
+    const scripts = {
+      'parallel calls': [
+        { toolCalls: ['Paris', 'Tokyo'].map((city) => ({ name: 'get_weather', arguments: { city } })) },
+      ],
+      'structured-output': [{ text: '{"city":"Paris","temperature":18}' }],
+    }
+    for (const [only, script] of Object.entries(scripts)) {
+      const upstream = await startStrictUpstream({ script })
+      const translated = await listen(createGateway(strictGatewayOptions(upstream.url)).fetch)
+      for (const [format, model] of [
+        ['chat-completions', strictModels.messages],
+        ['responses', strictModels['content-generation']],
+        ['messages', strictModels['content-generation']],
+        ['content-generation', strictModels['chat-completions']],
+      ] as const) {
+        const report = await runChecks({
+          endpoint: translated.url,
+          key: 'client-key',
+          formats: [format],
+          models: { [format]: model },
+          only,
+        })
+        expect(report.checks.filter((c) => !c.pass)).toEqual([])
+        expect(report.checks.length).toBe(only === 'parallel calls' ? 2 : 1)
+      }
+      await stop(translated.server)
+      await upstream.close()
     }
   })
 

@@ -1,104 +1,55 @@
 /**
  * The conformance checks of `interlingua check`: each names what it verifies and where the rule comes from. A check
  * returns undefined when it passes, else what is wrong. Answers are judged with the library's own strict decoders
- * (`decodeResponse`, the stream decoders and the IR stream grammar) and the raw wire rules the official SDKs rely on.
+ * (`decodeResponse`, the stream decoders and the IR stream grammar), the raw wire rules the official SDKs rely on, and
+ * the official SDK's own parser when it is installed (./sdk.ts). The features beyond a plain answer: ./checks-features.ts.
  */
-import { getFormat } from '../../formats/index.js'
-import { grammarViolations } from '../../stream/grammar.js'
-import { body, type CheckFormat, type Exchange, generatePath, type SendOptions } from './wire.js'
 
-export interface Context {
-  format: CheckFormat
-  model: string
-  /** Whether the user gave a key (auth checks run only then). */
-  keyed: boolean
-  /** One exchange per distinct request, shared by the checks that judge it. */
-  ask(options: SendOptions): Promise<Exchange>
+import { featureChecks } from './checks-features.js'
+import {
+  all,
+  type Check,
+  callsProblem,
+  errorShapeProblem,
+  generate,
+  judged,
+  ok,
+  streamProblem,
+  textProblem,
+  turn,
+  usageProblem,
+} from './judge.js'
+import { body } from './requests.js'
+import { type CheckFormat, type Exchange, generatePath } from './wire.js'
+
+// biome-ignore lint/suspicious/noExplicitAny: wire bodies navigated freely
+type Json = any
+
+/** The raw arguments of every call in a JSON answer, as sent on the wire. */
+function rawArguments(format: CheckFormat, json: Exchange['json']): unknown[] {
+  if (format === 'chat-completions')
+    return (json.choices?.[0]?.message?.tool_calls ?? []).map((call: { function?: { arguments?: unknown } }) => {
+      return call.function?.arguments
+    })
+  if (format === 'responses')
+    return (json.output ?? [])
+      .filter((i: { type?: string }) => i.type === 'function_call')
+      .map((i: Json) => i.arguments)
+  if (format === 'messages')
+    return (json.content ?? []).filter((b: { type?: string }) => b.type === 'tool_use').map((b: Json) => b.input)
+  return (json.candidates?.[0]?.content?.parts ?? [])
+    .filter((p: Json) => p.functionCall)
+    .map((p: Json) => p.functionCall.args)
 }
 
-export interface Check {
-  id: string
-  feature: string
-  verifies: string
-  source: string
-  formats: readonly CheckFormat[]
-  run(ctx: Context): Promise<string | undefined>
-}
-
-const all = ['chat-completions', 'responses', 'messages', 'content-generation'] as const
-const generate = (ctx: Context, kind: 'text' | 'tool', stream: boolean) =>
-  ctx.ask({
-    path: generatePath(ctx.format, ctx.model, stream),
-    body: body(ctx.format, ctx.model, kind, stream),
-    stream,
-  })
-
-function ok(exchange: Exchange): string | undefined {
-  if (exchange.status !== 200) return `status ${exchange.status}: ${exchange.text.slice(0, 160)}`
-  return undefined
-}
-
-/** The library's decoder of the format accepts the JSON answer. */
-function decodes(ctx: Context, exchange: Exchange): string | undefined {
-  if (exchange.json === undefined) return 'the answer is not JSON'
-  try {
-    getFormat(ctx.format).decodeResponse(exchange.json)
-  } catch (error) {
-    return `not a valid ${ctx.format} answer: ${(error as Error).message}`
+/** Arguments typed as the format types them: a JSON string (OpenAI), an object (Anthropic `input`, Gemini `args`). */
+export function argumentsTypeProblem(format: CheckFormat, json: Exchange['json']): string | undefined {
+  const strings = format === 'chat-completions' || format === 'responses'
+  for (const [i, args] of rawArguments(format, json).entries()) {
+    if (strings && typeof args !== 'string') return `call ${i}: arguments is ${typeof args}, not a JSON string`
+    if (!strings && (typeof args !== 'object' || args === null || Array.isArray(args)))
+      return `call ${i}: ${format === 'messages' ? 'input' : 'args'} is not an object`
   }
-  if (ctx.format === 'chat-completions' && exchange.json.object !== 'chat.completion')
-    return `object is ${JSON.stringify(exchange.json.object)}, not "chat.completion"`
-  if (ctx.format === 'messages' && exchange.json.type !== 'message')
-    return `type is ${JSON.stringify(exchange.json.type)}`
-  if (ctx.format === 'responses' && exchange.json.object !== 'response') return `object is not "response"`
-  if (ctx.format === 'content-generation' && !Array.isArray(exchange.json.candidates)) return 'no candidates'
-  return undefined
-}
-
-/** The raw tool call of a JSON answer: its name, its arguments as sent, and the finish reason. */
-function rawCall(format: CheckFormat, json: Exchange['json']): { name?: string; args: unknown; finish: unknown } {
-  if (format === 'chat-completions') {
-    const choice = json.choices?.[0]
-    const call = choice?.message?.tool_calls?.[0]
-    return { name: call?.function?.name, args: call?.function?.arguments, finish: choice?.finish_reason }
-  }
-  if (format === 'responses') {
-    const call = (json.output ?? []).find((item: { type?: string }) => item.type === 'function_call')
-    return { name: call?.name, args: call?.arguments, finish: json.status }
-  }
-  if (format === 'messages') {
-    const call = (json.content ?? []).find((block: { type?: string }) => block.type === 'tool_use')
-    return { name: call?.name, args: call?.input, finish: json.stop_reason }
-  }
-  const parts = json.candidates?.[0]?.content?.parts ?? []
-  const call = parts.find((part: { functionCall?: unknown }) => part.functionCall)?.functionCall
-  return { name: call?.name, args: call?.args, finish: json.candidates?.[0]?.finishReason }
-}
-
-const expectedFinish: Record<CheckFormat, string> = {
-  'chat-completions': 'tool_calls',
-  responses: 'completed',
-  messages: 'tool_use',
-  'content-generation': 'STOP',
-}
-
-function toolCallProblem(format: CheckFormat, json: Exchange['json']): string | undefined {
-  const call = rawCall(format, json)
-  if (call.name !== 'get_weather') return `no call to get_weather (found ${JSON.stringify(call.name)})`
-  const stringArgs = format === 'chat-completions' || format === 'responses'
-  if (stringArgs) {
-    if (typeof call.args !== 'string') return `arguments is ${typeof call.args}, not a JSON string`
-    try {
-      const parsed = JSON.parse(call.args)
-      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
-        return 'arguments is not a JSON object'
-    } catch {
-      return `arguments is not valid JSON: ${call.args.slice(0, 60)}`
-    }
-  } else if (typeof call.args !== 'object' || call.args === null || Array.isArray(call.args))
-    return `${format === 'messages' ? 'input' : 'args'} is not an object`
-  if (call.finish !== expectedFinish[format])
-    return `finish is ${JSON.stringify(call.finish)}, not ${JSON.stringify(expectedFinish[format])}`
   return undefined
 }
 
@@ -129,41 +80,6 @@ function streamEndProblem(format: CheckFormat, exchange: Exchange): string | und
   }
 }
 
-function streamProblem(exchange: Exchange): string | undefined {
-  const bad = ok(exchange)
-  if (bad) return bad
-  if (!exchange.events) return `not an event stream (content-type ${exchange.headers.get('content-type')})`
-  if (exchange.streamError) return `the stream does not decode: ${exchange.streamError}`
-  const problems = grammarViolations(exchange.events)
-  return problems.length ? problems.join('; ') : undefined
-}
-
-/** The error body shape each format's SDK reads. */
-function errorShapeProblem(format: CheckFormat, exchange: Exchange, status: number[]): string | undefined {
-  if (!status.includes(exchange.status)) return `status ${exchange.status}, expected ${status.join(' or ')}`
-  const error = exchange.json?.error
-  if (format === 'messages') {
-    if (exchange.json?.type !== 'error' || typeof error?.type !== 'string' || typeof error?.message !== 'string')
-      return `not {type:"error", error:{type, message}}: ${exchange.text.slice(0, 120)}`
-  } else if (format === 'content-generation') {
-    if (typeof error?.code !== 'number' || typeof error?.message !== 'string' || typeof error?.status !== 'string')
-      return `not {error:{code, message, status}}: ${exchange.text.slice(0, 120)}`
-  } else if (typeof error?.message !== 'string' || !('type' in error))
-    return `not {error:{message, type}}: ${exchange.text.slice(0, 120)}`
-  return undefined
-}
-
-function usageProblem(format: CheckFormat, json: Exchange['json']): string | undefined {
-  const usage = format === 'content-generation' ? json?.usageMetadata : json?.usage
-  const input = {
-    'chat-completions': usage?.prompt_tokens,
-    responses: usage?.input_tokens,
-    messages: usage?.input_tokens,
-    'content-generation': usage?.promptTokenCount,
-  }[format]
-  return typeof input === 'number' ? undefined : 'no usage with input token counts'
-}
-
 /** A body whose only defect is its shape: the run's model, so a gateway that routes by model reaches its validation. */
 const invalidBody = (format: CheckFormat, model: string): unknown =>
   ({
@@ -173,17 +89,15 @@ const invalidBody = (format: CheckFormat, model: string): unknown =>
     'content-generation': { contents: [{ role: 'user', parts: 'not a list' }] },
   })[format]
 
-export const checks: Check[] = [
+const basicChecks: Check[] = [
   {
     id: 'json-answer',
     feature: 'JSON answer',
-    verifies: 'a plain request is answered 200 with a body the format’s decoder accepts (object/type markers)',
+    verifies:
+      'a plain request is answered 200 with a body the format’s decoder accepts (object/type markers) and the SDK reads as text',
     source: 'API reference of each service; the official SDK’s response types',
     formats: all,
-    run: async (ctx) => {
-      const exchange = await generate(ctx, 'text', false)
-      return ok(exchange) ?? decodes(ctx, exchange)
-    },
+    run: async (ctx) => textProblem(await turn(ctx, 'text', false)),
   },
   {
     id: 'usage-json',
@@ -199,10 +113,11 @@ export const checks: Check[] = [
   {
     id: 'stream-grammar',
     feature: 'stream grammar and end',
-    verifies: 'a streamed answer is SSE that decodes into start → blocks → finish, nothing after the finish',
+    verifies:
+      'a streamed answer is SSE that decodes into start → blocks → finish, nothing after the finish, and the SDK’s stream accumulator reads it as text',
     source: 'streaming guides of each service; the SDKs’ stream accumulators',
     formats: all,
-    run: async (ctx) => streamProblem(await generate(ctx, 'text', true)),
+    run: async (ctx) => textProblem(await turn(ctx, 'text', true)),
   },
   {
     id: 'stream-end',
@@ -251,7 +166,9 @@ export const checks: Check[] = [
     formats: all,
     run: async (ctx) => {
       const exchange = await generate(ctx, 'tool', false)
-      return ok(exchange) ?? decodes(ctx, exchange) ?? toolCallProblem(ctx.format, exchange.json)
+      const answer = await turn(ctx, 'tool', false)
+      if (typeof answer === 'string') return answer
+      return argumentsTypeProblem(ctx.format, exchange.json) ?? callsProblem(ctx.format, answer)
     },
   },
   {
@@ -261,28 +178,7 @@ export const checks: Check[] = [
       'a streamed tool call decodes into a call whose arguments are a JSON object, and the turn ends as a tool turn',
     source: 'streaming function calls (OpenAI tool_calls deltas, input_json_delta, Gemini whole functionCall parts)',
     formats: all,
-    run: async (ctx) => {
-      const exchange = await generate(ctx, 'tool', true)
-      const problem = streamProblem(exchange)
-      if (problem) return problem
-      const events = exchange.events ?? []
-      const start = events.find((event) => event.type === 'tool-call-start')
-      if (start?.type !== 'tool-call-start' || start.name !== 'get_weather') return 'no streamed call to get_weather'
-      const args = events
-        .map((event) => (event.type === 'tool-call-delta' && event.index === start.index ? event.argumentsDelta : ''))
-        .join('')
-      try {
-        if (typeof JSON.parse(args || '{}') !== 'object') return 'the streamed arguments are not an object'
-      } catch {
-        return `the streamed arguments are not JSON: ${args.slice(0, 60)}`
-      }
-      const finish = events.find((event) => event.type === 'finish')
-      if (finish?.type !== 'finish') return 'no finish'
-      const raw = finish.finishReason.raw
-      if (ctx.format === 'chat-completions' && raw !== 'tool_calls') return `finish_reason ${raw}, not tool_calls`
-      if (ctx.format === 'messages' && raw !== 'tool_use') return `stop_reason ${raw}, not tool_use`
-      return undefined
-    },
+    run: async (ctx) => judged(await turn(ctx, 'tool', true), (answer) => callsProblem(ctx.format, answer)),
   },
   {
     id: 'error-invalid-body',
@@ -367,23 +263,7 @@ export const checks: Check[] = [
         : 'not {object:"list", data:[{id}]}'
     },
   },
-  {
-    id: 'count-tokens',
-    feature: 'token counting',
-    verifies: 'token counting answers a number (Anthropic count_tokens input_tokens, Gemini countTokens totalTokens)',
-    source: 'POST /v1/messages/count_tokens; models/{model}:countTokens',
-    formats: ['messages', 'content-generation'],
-    run: async (ctx) => {
-      const gemini = ctx.format === 'content-generation'
-      const request = body(ctx.format, ctx.model, 'text', false) as Record<string, unknown>
-      const path = gemini ? `/v1beta/models/${ctx.model}:countTokens` : '/v1/messages/count_tokens'
-      const exchange = await ctx.ask({
-        path,
-        body: gemini ? { contents: request.contents } : { model: ctx.model, messages: request.messages },
-      })
-      if (exchange.status !== 200) return `status ${exchange.status}`
-      const count = gemini ? exchange.json?.totalTokens : exchange.json?.input_tokens
-      return typeof count === 'number' ? undefined : 'no token count'
-    },
-  },
 ]
+
+/** Every check, in the order they run for each format. */
+export const checks: Check[] = [...basicChecks, ...featureChecks]

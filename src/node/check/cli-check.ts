@@ -4,9 +4,12 @@ import { type CheckFormat, checkFormats } from './wire.js'
 
 export const checkUsage = `Usage: interlingua check <baseURL> [--format chat-completions|responses|messages|content-generation|all]
        [--key KEY] [--model ID | --model FORMAT=ID]... [--header 'NAME: VALUE']... [--only FEATURE] [--json]
+       [--no-sdk]
        interlingua check --markdown        (every check, what it verifies, the source of the rule)
 
-Runs the conformance checks against an endpoint and prints one row per check, then a summary.
+Runs the conformance checks against an endpoint and prints one row per check, then a summary. Answers are read with
+the official SDKs (openai, @anthropic-ai/sdk, @google/genai) where installed, else (or with --no-sdk) with
+interlingua's own decoders; the report says which.
 Exit status: 0 when every check run passed, 1 when one failed, 2 when the run could not be done.`
 
 /** Runs the command; resolves to the exit status. */
@@ -19,6 +22,7 @@ export async function checkCommand(
   let key: string | undefined
   let only: string | undefined
   let json = false
+  let sdks = true
   let formats: CheckFormat[] | undefined
   const models: Partial<Record<CheckFormat, string>> = {}
   const headers: Record<string, string> = {}
@@ -38,6 +42,7 @@ export async function checkCommand(
       return 0
     }
     if (arg === '--json') json = true
+    else if (arg === '--no-sdk') sdks = false
     else if (arg === '--key') key = value()
     else if (arg === '--only') only = value()
     else if (arg === '--header') {
@@ -70,6 +75,7 @@ export async function checkCommand(
   const report = await runChecks({
     endpoint,
     models,
+    sdks,
     onProgress: progress,
     ...(key !== undefined ? { key } : {}),
     ...(Object.keys(headers).length > 0 ? { headers } : {}),

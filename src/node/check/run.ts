@@ -1,7 +1,10 @@
 /** Runs the conformance checks (./checks.ts) against an endpoint, and writes the report (table, JSON, Markdown). */
-import { type Check, type Context, checks } from './checks.js'
+import { checks } from './checks.js'
+import type { Check, Context } from './judge.js'
+import { body } from './requests.js'
+import { createSdkJudges } from './sdk.js'
+import { libraryTurn, type Turn } from './turn.js'
 import {
-  body,
   type CheckFormat,
   checkFormats,
   defaultModels,
@@ -17,12 +20,16 @@ export interface CheckResult {
   feature: string
   pass: boolean
   detail: string
+  /** Who read the answer: the official SDK (`openai 6.49.0`…) or `interlingua decoders`; absent when none was read. */
+  judge?: string
 }
 
 export interface CheckReport {
   endpoint: string
   startedAt: string
   durationMs: number
+  /** Who reads each format's answers: its official SDK when installed, else the library's decoders. */
+  judges: Partial<Record<CheckFormat, string>>
   checks: CheckResult[]
   passed: number
   failed: number
@@ -39,6 +46,8 @@ export interface RunOptions {
   /** Only checks of this feature (or id). */
   only?: string
   timeoutMs?: number
+  /** Judge answers with the official SDKs when they are installed. @defaultValue true */
+  sdks?: boolean
   onProgress?: (line: string) => void
 }
 
@@ -50,7 +59,18 @@ function originOf(endpoint: string): string {
   return `${url.origin}${url.pathname.replace(/\/+$/, '').replace(/\/v1(beta)?$/, '')}`
 }
 
+export const libraryJudge = 'interlingua decoders'
+
 export async function runChecks(options: RunOptions): Promise<CheckReport> {
+  const sdks = createSdkJudges(options.sdks ?? true)
+  try {
+    return await run(options, sdks)
+  } finally {
+    await sdks.close()
+  }
+}
+
+async function run(options: RunOptions, sdks: ReturnType<typeof createSdkJudges>): Promise<CheckReport> {
   const started = Date.now()
   const target: Target = {
     origin: originOf(options.endpoint),
@@ -92,10 +112,24 @@ export async function runChecks(options: RunOptions): Promise<CheckReport> {
   const plan = formats.flatMap((format) =>
     checks.filter((check) => selected(check, format)).map((check) => ({ format, check })),
   )
+  const judges: Partial<Record<CheckFormat, string>> = {}
+  for (const format of formats) judges[format] = (await sdks.name(format)) ?? libraryJudge
   const results: CheckResult[] = []
   for (const [i, { format, check }] of plan.entries()) {
     options.onProgress?.(`[${i + 1}/${plan.length}] ${format} ${check.id}`)
-    const ctx: Context = { format, model: target.models[format], keyed: options.key !== undefined, ask: askFor(format) }
+    let judge: string | undefined
+    const read = async (exchange: Exchange, sent: Parameters<Context['ask']>[0]): Promise<Turn | string> => {
+      judge = judges[format]
+      if (judge === libraryJudge) return libraryTurn(format, exchange)
+      return sdks.turn(format, exchange, sent.body as Record<string, unknown>, sent.stream === true)
+    }
+    const ctx: Context = {
+      format,
+      model: target.models[format],
+      keyed: options.key !== undefined,
+      ask: askFor(format),
+      read,
+    }
     let problem: string | undefined
     try {
       problem = await check.run(ctx)
@@ -104,13 +138,22 @@ export async function runChecks(options: RunOptions): Promise<CheckReport> {
       problem = `failed: ${(error as Error).message}`
     }
     if (problem?.startsWith('skip:')) continue
-    results.push({ id: check.id, format, feature: check.feature, pass: problem === undefined, detail: problem ?? 'ok' })
+    const result: CheckResult = {
+      id: check.id,
+      format,
+      feature: check.feature,
+      pass: problem === undefined,
+      detail: problem ?? 'ok',
+    }
+    if (judge) result.judge = judge
+    results.push(result)
   }
   const passed = results.filter((result) => result.pass).length
   return {
     endpoint: options.endpoint,
     startedAt: new Date(started).toISOString(),
     durationMs: Date.now() - started,
+    judges,
     checks: results,
     passed,
     failed: results.length - passed,
@@ -128,10 +171,12 @@ export function formatTable(report: CheckReport): string {
     }
     const mark = result.pass ? 'PASS' : 'FAIL'
     lines.push(
-      `  ${mark}  ${result.feature.padEnd(24)} ${result.id.padEnd(20)} ${result.pass ? '' : result.detail}`.trimEnd(),
+      `  ${mark}  ${result.feature.padEnd(24)} ${result.id.padEnd(22)} ${result.pass ? '' : result.detail}`.trimEnd(),
     )
   }
-  lines.push('', `${report.passed} passed, ${report.failed} failed (${(report.durationMs / 1000).toFixed(1)} s)`)
+  const judged = Object.entries(report.judges).map(([format, judge]) => `${format}: ${judge}`)
+  lines.push('', `answers read by ${judged.join('; ')}`)
+  lines.push(`${report.passed} passed, ${report.failed} failed (${(report.durationMs / 1000).toFixed(1)} s)`)
   return lines.join('\n')
 }
 
@@ -161,9 +206,11 @@ export function formatMarkdown(): string {
     'Generated by `interlingua check --markdown` — do not edit by hand between the `checks:start` and `checks:end`',
     'markers (`npm run docs:conformance` rewrites this part and keeps the rest of the page). `interlingua check',
     '<baseURL>` runs these against any endpoint (`--format`, `--key`, `--model [format=]id`,',
-    "`--header 'name: value'`, `--only <feature>`, `--json`). Answers are judged with the library's own strict",
-    'decoders, its stream decoders and the IR stream grammar, and the raw wire rules the official SDKs rely on, so the',
-    'command works from the built package without the SDKs installed.',
+    "`--header 'name: value'`, `--only <feature>`, `--json`, `--no-sdk`). Answers are judged with the library's own",
+    'strict decoders, its stream decoders and the IR stream grammar, the raw wire rules the official SDKs rely on, and',
+    'the official SDKs themselves where installed (`openai`, `@anthropic-ai/sdk`, `@google/genai`: the recorded answer',
+    'is replayed to the SDK, which parses it and runs its stream accumulator). Without them the library’s decoders read',
+    'the answers, so the command works from the built package alone; the report says which read each format.',
     '',
     '| check | feature | formats | verifies | source of the rule |',
     '| --- | --- | --- | --- | --- |',

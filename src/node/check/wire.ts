@@ -38,68 +38,6 @@ export interface Exchange {
   streamError?: string
 }
 
-const weather = {
-  name: 'get_weather',
-  description: 'Current weather for a city',
-  schema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
-}
-
-/** The body of a request of `format`: plain text, or forcing a call to `get_weather` (`tool`). */
-export function body(format: CheckFormat, model: string, kind: 'text' | 'tool', stream: boolean): unknown {
-  const prompt = kind === 'tool' ? 'What is the weather in Paris? Use the tool.' : 'Say hello.'
-  if (format === 'chat-completions')
-    return {
-      model,
-      messages: [{ role: 'user', content: prompt }],
-      ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}),
-      ...(kind === 'tool'
-        ? {
-            tools: [
-              {
-                type: 'function',
-                function: { name: weather.name, description: weather.description, parameters: weather.schema },
-              },
-            ],
-            tool_choice: 'required',
-          }
-        : {}),
-    }
-  if (format === 'responses')
-    return {
-      model,
-      input: prompt,
-      ...(stream ? { stream: true } : {}),
-      ...(kind === 'tool'
-        ? {
-            tools: [{ type: 'function', ...weather, parameters: weather.schema, schema: undefined }],
-            tool_choice: 'required',
-          }
-        : {}),
-    }
-  if (format === 'messages')
-    return {
-      model,
-      max_tokens: 256,
-      messages: [{ role: 'user', content: prompt }],
-      ...(stream ? { stream: true } : {}),
-      ...(kind === 'tool'
-        ? {
-            tools: [{ name: weather.name, description: weather.description, input_schema: weather.schema }],
-            tool_choice: { type: 'any' },
-          }
-        : {}),
-    }
-  return {
-    contents: [{ role: 'user', parts: [{ text: prompt }] }],
-    ...(kind === 'tool'
-      ? {
-          tools: [{ functionDeclarations: [{ ...weather, parameters: weather.schema, schema: undefined }] }],
-          toolConfig: { functionCallingConfig: { mode: 'ANY' } },
-        }
-      : {}),
-  }
-}
-
 /** The path of a generate request (content-generation: model and stream in the path). */
 export function generatePath(format: CheckFormat, model: string, stream: boolean): string {
   if (format === 'chat-completions') return '/v1/chat/completions'
