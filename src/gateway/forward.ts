@@ -12,17 +12,16 @@ import { upstreamStreamError } from '../http/event-source.js'
 import { type ExchangeResult, isChunkSource, observe } from '../http/exchange.js'
 import { inStreamErrorText, passthroughAnswer, withTail } from '../http/passthrough.js'
 import { errorResult, type RespondOptions, translateAnswer } from '../http/respond.js'
-import { type Cancel, cancel, createCancel, type UpstreamAnswer } from '../http/upstream.js'
+import { cancel, type UpstreamAnswer } from '../http/upstream.js'
 import type * as ir from '../ir/index.js'
-import type { Provider } from '../providers/provider.js'
 import { appendMember } from '../shared/json-splice.js'
 import { envelopeMarker } from '../shared/reasoning-envelope.js'
-import type { Deadline, DeadlineList } from './deadlines.js'
+import { CallGuard, callFailure } from './call-guard.js'
 import { errorInfo } from './errors.js'
 import type { Exchange } from './exchange-state.js'
 import { withIdleTimeout } from './idle.js'
 import type { MediaFetcher } from './media.js'
-import type { GatewayOptions, UpstreamOptions } from './options.js'
+import type { GatewayOptions } from './options.js'
 import type * as ProviderCalls from './provider-call.js'
 import type { ReasoningStore } from './reasoning-store.js'
 import { type ResolvedModel, upstreamConfig } from './routing.js'
@@ -33,6 +32,7 @@ import {
   type UpstreamRequestInput,
   upstreamKind,
 } from './translate-request.js'
+import { targetOf } from './upstream-target.js'
 import { usageChunkCutter, usageOfText, usageWatcher } from './usage-scan.js'
 
 export interface ForwardInput {
@@ -55,18 +55,6 @@ export const defaultTimeoutMs = 600_000
 const streamFailure = upstreamStreamError().error
 const defaultIdleTimeoutMs = 300_000
 
-function idleFailure(name: string, options: GatewayOptions): ir.ErrorInfo {
-  const ms = options.idleTimeoutMs ?? defaultIdleTimeoutMs
-  return errorInfo('timeout', `The upstream "${name}" sent nothing for ${ms} ms`)
-}
-
-interface Target {
-  url: string
-  /** The URL's path, without the query (named in errors). */
-  path: string
-  headers: Readonly<Record<string, string>>
-}
-
 /** Provider calls' code, loaded the first time an upstream needs it (a provider, or a `headers` function). */
 let providerCalls: Promise<typeof ProviderCalls> | undefined
 const loadProviderCalls = () => {
@@ -74,100 +62,9 @@ const loadProviderCalls = () => {
   return providerCalls
 }
 
-/** Upstream URL and headers per upstream, model, endpoint and stream flag: built once, not per request. */
-const targets = new WeakMap<UpstreamOptions, Map<string, Target>>()
-const maxTargetsPerUpstream = 1000
-
-function targetOf(
-  resolved: ResolvedModel,
-  kind: 'generate' | 'count-tokens',
-  stream: boolean,
-  provider: Provider | undefined,
-): Target {
-  let cache = targets.get(resolved.upstream)
-  if (!cache) {
-    cache = new Map()
-    targets.set(resolved.upstream, cache)
-  }
-  const key = `${kind}\u0000${stream ? 1 : 0}\u0000${resolved.model}`
-  let target = cache.get(key)
-  if (!target) {
-    const upstream = resolved.upstream
-    const headers: Record<string, string> = {}
-    let url: string
-    if (provider) {
-      const built = provider.target({ format: upstream.format as WireFormatId, model: resolved.model, kind, stream })
-      url = built.url
-      Object.assign(headers, built.headers)
-      if (upstream.headers && typeof upstream.headers === 'object')
-        for (const name of Object.keys(upstream.headers)) headers[name.toLowerCase()] = upstream.headers[name] as string
-    } else {
-      const format = getGatewayFormat(upstream.format as FormatId)
-      const built = format.upstreamTarget(resolved.model, kind, stream, upstreamConfig(upstream))
-      url = built.url
-      built.headers.forEach((value, name) => {
-        headers[name] = value
-      })
-    }
-    target = { url, path: new URL(url).pathname, headers: Object.freeze(headers) }
-    if (cache.size >= maxTargetsPerUpstream) cache.clear()
-    cache.set(key, target)
-  }
-  return target
-}
-
-/**
- * One upstream call's cancellation: the client going away or the timeout (until the answer's headers; a stream's
- * total time is not bounded once it started). One object per call with methods, not a closure each: a closure keeps
- * its whole context alive (every local of `forward`'s frame), and these outlive young-generation collections while the
- * call waits for the upstream (see `RouteView` in exchange.ts).
- */
-class CallGuard {
-  readonly handle: Cancel = createCancel()
-  timedOut = false
-  /** Stops listening for the client going away (called once the answer ended, or failed). */
-  readonly unsubscribe: () => void
-  private readonly deadline: Deadline | undefined
-  private readonly timer: ReturnType<typeof setTimeout> | undefined
-
-  constructor(
-    exchange: Exchange,
-    private readonly timeouts: DeadlineList | undefined,
-    ms: number,
-  ) {
-    const handle = this.handle
-    this.unsubscribe = exchange.request.onClose(() => cancel(handle))
-    const onTimeout = () => this.expire()
-    this.deadline = timeouts?.add(onTimeout)
-    this.timer = this.deadline ? undefined : setTimeout(onTimeout, ms)
-  }
-
-  private expire(): void {
-    this.timedOut = true
-    cancel(this.handle)
-  }
-
-  stopTimer(): void {
-    if (this.deadline) this.timeouts?.remove(this.deadline)
-    else clearTimeout(this.timer)
-  }
-
-  release(): void {
-    this.stopTimer()
-    this.unsubscribe()
-  }
-}
-
-/** The client's error when the call failed before an answer: timed out, cancelled by the client, or unreachable. */
-function callFailure(exchange: Exchange, guard: CallGuard, name: string): ExchangeResult {
-  guard.release()
-  exchange.error = guard.timedOut ? 'timeout' : 'upstream'
-  const info = guard.timedOut
-    ? errorInfo('timeout', `The upstream "${name}" did not answer in time`)
-    : guard.handle.cancelled
-      ? { code: 'upstream' as const, status: 499, message: 'The client closed the request' }
-      : errorInfo('upstream', `The upstream "${name}" is unreachable`)
-  return errorResult(exchange.format, info, exchange.headers)
+function idleFailure(name: string, options: GatewayOptions): ir.ErrorInfo {
+  const ms = options.idleTimeoutMs ?? defaultIdleTimeoutMs
+  return errorInfo('timeout', `The upstream "${name}" sent nothing for ${ms} ms`)
 }
 
 export async function forward(exchange: Exchange, input: ForwardInput): Promise<ExchangeResult> {
@@ -265,15 +162,29 @@ export async function forward(exchange: Exchange, input: ForwardInput): Promise<
   try {
     answer = await exchange.transport({ url: upstreamURL, headers, body, cancel: handle })
     if (calls && provider && request) {
-      if (answer.status === 401 && provider.unauthorized?.(headers)) {
-        // A credential the cloud refused (a cached token that expired early): sent once more with a fresh one.
-        answer.close()
-        const call = { url: upstreamURL, headers: target.headers, body }
-        const fresh = await calls.callHeaders(upstream, resolved.name, provider, call)
+      const sent = { url: upstreamURL, headers: target.headers, body }
+      const resend = (fresh: Readonly<Record<string, string>>) => {
         relay.secrets.push(...calls.headerSecrets(fresh))
-        answer = await exchange.transport({ url: upstreamURL, headers: fresh, body, cancel: handle })
+        return exchange.transport({ url: upstreamURL, headers: fresh, body, cancel: handle })
       }
-      answer = calls.framedAnswer(answer, provider, request)
+      const count = (n: number) => format.encodeTokenCount?.(n) ?? { input_tokens: n }
+      const answered = await calls.providerAnswer(answer, {
+        upstream,
+        name: resolved.name,
+        provider,
+        request,
+        sent,
+        headers,
+        resend,
+        count,
+      })
+      if ('failure' in answered) {
+        // A stream whose first frame is a cloud exception: the client's HTTP error, as for any error before a byte.
+        guard.release()
+        exchange.error = answered.failure.code
+        return errorResult(format, answered.failure, exchange.headers)
+      }
+      answer = answered
     }
   } catch (error) {
     if (InterlinguaError.isInstance(error) && !guard.timedOut && !handle.cancelled) {

@@ -157,6 +157,11 @@ export interface GatewayOptions {
   /** Routes a model id not found in `models`; `undefined` means unknown (404). @defaultValue none */
   resolveModel?: (model: string, context: GatewayContext) => ModelRoute | undefined
   /**
+   * Model ids the model listings (`GET /v1/models` of every format) show besides `models`' — ids `resolveModel`
+   * routes (the CLI's `azure/<deployment>`, `vertex/<model>`, `bedrock/<modelId>`). @defaultValue none
+   */
+  listedModels?: readonly string[]
+  /**
    * Upstreams by name. With none configured, the embedded mock model serves every model; with exactly one and no
    * `models`/`resolveModel`, that one serves every model. @defaultValue `{}`
    */

@@ -9,7 +9,7 @@ import type { Format, WireFormatId } from '../formats/format.js'
 import type { UpstreamAnswer } from '../http/upstream.js'
 import type * as ir from '../ir/index.js'
 import { providerSpec } from '../providers/index.js'
-import type { Provider, ProviderRequest, ProviderUpstream } from '../providers/provider.js'
+import type { FramingStep, Provider, ProviderRequest, ProviderUpstream } from '../providers/provider.js'
 import { clearBuffer } from '../stream/step.js'
 import type { UpstreamOptions } from './options.js'
 
@@ -69,15 +69,78 @@ export function headerSecrets(headers: Readonly<Record<string, string>>): string
   return secrets
 }
 
-/** A streamed 2xx answer through the provider's framing (`decodeStream`): its body becomes the format's SSE bytes. */
-export function framedAnswer(answer: UpstreamAnswer, provider: Provider, request: ProviderRequest): UpstreamAnswer {
-  if (!provider.decodeStream || !request.stream || answer.status < 200 || answer.status > 299) return answer
-  const step = provider.decodeStream(request)
+/** A provider call's answer: an upstream answer, or the error of a stream whose first frame was a cloud exception. */
+export type ProviderAnswer = UpstreamAnswer | { failure: ir.ErrorInfo }
+
+export interface ProviderAnswerInput {
+  upstream: UpstreamOptions
+  name: string
+  provider: Provider
+  request: ProviderRequest
+  /** The call as sent, with the target's headers (before credentials). */
+  sent: { url: string; headers: Readonly<Record<string, string>>; body: string }
+  /** The headers it was sent with (credentials included). */
+  headers: Readonly<Record<string, string>>
+  /** Sends the call once more with other headers. */
+  resend(headers: Readonly<Record<string, string>>): Promise<UpstreamAnswer>
+  /** A token count in the format's answer shape. */
+  count(tokens: number): unknown
+}
+
+/**
+ * What the cloud answered, made the format's: sent once more with fresh credentials after a 401 the provider
+ * explains (`unauthorized`), a cloud's token-count answer as the format's (`tokenCount`), a non-SSE stream framed into
+ * SSE (`decodeStream`) — read up to its first event, so that an exception in the first frame is an HTTP error.
+ */
+export async function providerAnswer(answer: UpstreamAnswer, input: ProviderAnswerInput): Promise<ProviderAnswer> {
+  const { provider, request } = input
+  if (answer.status === 401 && provider.unauthorized?.(input.headers)) {
+    // A credential the cloud refused (a cached token that expired early): sent once more with a fresh one.
+    answer.close()
+    answer = await input.resend(await callHeaders(input.upstream, input.name, provider, input.sent))
+  }
+  const ok = answer.status >= 200 && answer.status <= 299
+  if (ok && request.kind === 'count-tokens' && provider.tokenCount) return countAnswer(answer, provider, input.count)
+  if (!ok || !request.stream || !provider.decodeStream) return answer
+  return framedAnswer(answer, provider.decodeStream(request))
+}
+
+/** An answer of `status` whose body is `text` (JSON). */
+function bufferedAnswer(status: number, text: string): UpstreamAnswer {
+  let sent = false
+  const headers: Record<string, string> = { 'content-type': 'application/json' }
+  return {
+    status,
+    header: (name) => headers[name] ?? null,
+    forEachHeader: (each) => each('application/json', 'content-type'),
+    next: async () => {
+      if (sent) return undefined
+      sent = true
+      return new TextEncoder().encode(text)
+    },
+    text: async () => text,
+    close() {},
+  }
+}
+
+/** A cloud's token count → the format's answer (a count it does not hold: a 502, in the cloud's error shape). */
+async function countAnswer(answer: UpstreamAnswer, provider: Provider, count: (tokens: number) => unknown) {
+  let tokens: number | undefined
+  try {
+    tokens = provider.tokenCount?.(JSON.parse(await answer.text()))
+  } catch {}
+  if (tokens === undefined)
+    return bufferedAnswer(502, JSON.stringify({ message: 'The upstream answered no token count' }))
+  return bufferedAnswer(200, JSON.stringify(count(tokens)))
+}
+
+/** A streamed 2xx answer through the provider's framing step: its body becomes the format's SSE bytes. */
+async function framedAnswer(answer: UpstreamAnswer, step: FramingStep): Promise<ProviderAnswer> {
   const out: Uint8Array[] = []
   let at = 0
   let ended = false
   /** The step's outputs one at a time (a queue emptied before the next upstream chunk is pushed). */
-  const next = async (): Promise<Uint8Array | undefined> => {
+  const pull = async (): Promise<Uint8Array | undefined> => {
     while (at >= out.length) {
       clearBuffer(out)
       at = 0
@@ -89,6 +152,18 @@ export function framedAnswer(answer: UpstreamAnswer, provider: Provider, request
       } else step.push(chunk, out)
     }
     return out[at++]
+  }
+  // Read ahead to the first event: a stream that fails before any is the cloud's error, not a 200.
+  let first: Uint8Array | undefined | null = await pull()
+  if (step.failure?.first) {
+    answer.close()
+    return { failure: step.failure.error }
+  }
+  const next = async (): Promise<Uint8Array | undefined> => {
+    if (first === null) return pull()
+    const chunk = first
+    first = null
+    return chunk
   }
   const eventStream = (name: string, value: string) => (name === 'content-type' ? 'text/event-stream' : value)
   return {
@@ -118,8 +193,10 @@ export function errorSource(
 ): Format<WireFormatId> {
   if (!provider.decodeError) return format
   const decodeError = provider.decodeError.bind(provider)
+  // A method of the answer (the Node transport's is a class): called on it, never detached.
+  const header = (name: string) => answer.header(name)
   return Object.assign(Object.create(format) as Format<WireFormatId>, {
     decodeError: (status: number, body: unknown): ir.ErrorInfo =>
-      decodeError(status, body, answer.header) ?? format.decodeError(status, body),
+      decodeError(status, body, header) ?? format.decodeError(status, body),
   })
 }

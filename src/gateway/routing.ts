@@ -88,6 +88,7 @@ export function upstreamConfig(upstream: UpstreamOptions): UpstreamConfig {
 /** The models a listing shows: the configured public ids, or the mock's id when the mock serves everything. */
 export function listedModels(options: GatewayOptions): ModelInfo[] {
   const ids = Object.keys(options.models ?? {})
+  for (const id of options.listedModels ?? []) if (!ids.includes(id)) ids.push(id)
   if (ids.length === 0 && !options.resolveModel && Object.keys(options.upstreams ?? {}).length === 0)
     ids.push('interlingua-mock')
   return ids.map((id) => ({ id, displayName: id, created: 0, ownedBy: 'interlingua' }))

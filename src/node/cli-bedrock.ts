@@ -5,12 +5,13 @@
  * `AWS_BEARER_TOKEN_BEDROCK` (a Bedrock API key, preferred when set, as `@anthropic-ai/bedrock-sdk` does), and
  * `BEDROCK_BASE_URL`. Two upstreams: `bedrock` (InvokeModel, messages) and `bedrock-converse` (Converse).
  * `bedrock/<modelId>`: Anthropic ids (`anthropic.…`, inference profiles such as `us.anthropic.…`) → InvokeModel, every
- * other id → Converse; `bedrock-converse/<modelId>` → Converse.
+ * other id → Converse; `bedrock-converse/<modelId>` → Converse. `BEDROCK_MODELS` (comma-separated model ids, or
+ * `bedrock-converse/<modelId>`s) lists models in the model listings.
  */
 import { isAnthropicModel } from '../formats/converse/models.js'
 import type { UpstreamOptions } from '../gateway/options.js'
 import type { AwsCredentials } from '../providers/provider.js'
-import type { Cloud } from './cli-clouds.js'
+import { type Cloud, listedIds } from './cli-clouds.js'
 
 export function bedrockFromEnv(env: NodeJS.ProcessEnv): Cloud | undefined {
   const region = env.AWS_REGION || env.AWS_DEFAULT_REGION
@@ -45,5 +46,6 @@ export function bedrockFromEnv(env: NodeJS.ProcessEnv): Cloud | undefined {
       model,
     }),
     summary: `upstream bedrock (Amazon Bedrock, ${where}) — ${from}; models bedrock/<modelId> (Anthropic → InvokeModel, others → Converse), bedrock-converse/<modelId>`,
+    listed: listedIds(env.BEDROCK_MODELS, ['bedrock', 'bedrock-converse']),
   }
 }

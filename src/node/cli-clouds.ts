@@ -20,13 +20,28 @@ export interface Cloud {
   route(model: string, client: FormatId, prefix: string): ModelRoute
   /** What was configured, for the start-up lines (no secrets). */
   summary: string
+  /** The `<prefix>/<model>` ids the model listings show (each cloud's `…_MODELS`/`…_DEPLOYMENTS` variable). */
+  listed: string[]
 }
 
 type Env = NodeJS.ProcessEnv
 
 /**
+ * `a, b` → `['<prefix>/a', '<prefix>/b']`: the ids a comma-separated variable names, with the cloud's first prefix
+ * unless they carry one of its prefixes already (`bedrock-converse/<id>`).
+ */
+export function listedIds(value: string | undefined, prefixes: readonly string[]): string[] {
+  return (value ?? '')
+    .split(',')
+    .map((id) => id.trim())
+    .filter((id) => id !== '')
+    .map((id) => (prefixes.some((prefix) => id.startsWith(`${prefix}/`)) ? id : `${prefixes[0]}/${id}`))
+}
+
+/**
  * Azure OpenAI: `AZURE_OPENAI_ENDPOINT` and `AZURE_OPENAI_API_KEY` (`OPENAI_API_VERSION` selects the classic
  * deployments API). `azure/<deployment>`: Responses clients → `/responses`, every other client → `/chat/completions`.
+ * `AZURE_OPENAI_DEPLOYMENTS` (comma-separated) lists deployments in the model listings.
  */
 function azureFromEnv(env: Env): Cloud | undefined {
   const endpoint = env.AZURE_OPENAI_ENDPOINT
@@ -43,13 +58,15 @@ function azureFromEnv(env: Env): Cloud | undefined {
     prefixes: ['azure'],
     route: (model, client) => ({ upstream: client === 'responses' ? 'azure-responses' : 'azure', model }),
     summary: `upstream azure (Azure OpenAI, ${api}) at ${endpoint} — key from AZURE_OPENAI_API_KEY; models azure/<deployment>`,
+    listed: listedIds(env.AZURE_OPENAI_DEPLOYMENTS, ['azure']),
   }
 }
 
 /**
  * Google Vertex AI: `GOOGLE_APPLICATION_CREDENTIALS` (a service-account key file), `GOOGLE_CLOUD_PROJECT` (default: the
  * key's project), `GOOGLE_CLOUD_LOCATION` (default `global`), `VERTEX_BASE_URL`. `vertex/claude-…` → the Anthropic
- * publisher (messages), every other `vertex/<model>` → Google's (content-generation).
+ * publisher (messages), every other `vertex/<model>` → Google's (content-generation). `VERTEX_MODELS` (comma-separated)
+ * lists models in the model listings.
  */
 function vertexFromEnv(env: Env): Cloud | undefined {
   const file = env.GOOGLE_APPLICATION_CREDENTIALS
@@ -77,6 +94,7 @@ function vertexFromEnv(env: Env): Cloud | undefined {
     prefixes: ['vertex'],
     route: (model) => ({ upstream: model.startsWith('claude-') ? 'vertex-anthropic' : 'vertex', model }),
     summary: `upstream vertex (Vertex AI, project ${project}, location ${location}${env.VERTEX_BASE_URL ? ` at ${env.VERTEX_BASE_URL}` : ''}) — service account ${key.client_email}; models vertex/<model> (claude-… → Anthropic)`,
+    listed: listedIds(env.VERTEX_MODELS, ['vertex']),
   }
 }
 

@@ -113,6 +113,11 @@ export function loadCliConfig(argv: readonly string[], env: NodeJS.ProcessEnv): 
 
   const gateway: GatewayOptions = { upstreams }
   if (file.models) gateway.models = file.models
+  const listed = clouds.flatMap((cloud) => cloud.listed)
+  if (listed.length > 0) {
+    gateway.listedModels = listed
+    summary.push(`models listed: ${listed.join(', ')}`)
+  }
   if (file.timeoutMs !== undefined) gateway.timeoutMs = file.timeoutMs
   if (file.maxBodyBytes !== undefined) gateway.maxBodyBytes = file.maxBodyBytes
   if (file.responseStore !== undefined) gateway.responseStore = file.responseStore

@@ -22,7 +22,10 @@ GEMINI_API_KEY / GEMINI_BASE_URL route models to real upstreams (gpt-*/o* → Op
 gemini* → Gemini, or "upstream/model"); with none, every model is served by the embedded mock model.
 Clouds: AZURE_OPENAI_ENDPOINT / AZURE_OPENAI_API_KEY [/ OPENAI_API_VERSION] route azure/<deployment>;
 GOOGLE_APPLICATION_CREDENTIALS (a service-account key file) [/ GOOGLE_CLOUD_PROJECT / GOOGLE_CLOUD_LOCATION /
-VERTEX_BASE_URL] route vertex/<model> (claude-… → Anthropic on Vertex, else Gemini).
+VERTEX_BASE_URL] route vertex/<model> (claude-… → Anthropic on Vertex, else Gemini); AWS_REGION,
+AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY [/ AWS_SESSION_TOKEN] or AWS_BEARER_TOKEN_BEDROCK [/ BEDROCK_BASE_URL] route
+bedrock/<modelId> (Anthropic ids → InvokeModel, else Converse) and bedrock-converse/<modelId>. AZURE_OPENAI_DEPLOYMENTS,
+VERTEX_MODELS, BEDROCK_MODELS (comma-separated) list those models in GET /v1/models.
 INTERLINGUA_API_KEYS (comma-separated) requires one of those keys from clients.
 The config file may set host, port, apiKeys, upstreams, models, defaultUpstream, timeoutMs, maxBodyBytes,
 responseStore ({ maxResponses, maxBytes, ttlMs } for the in-memory Responses store, on by default; false: stateless).`

@@ -117,6 +117,16 @@ export interface ProviderCall {
   body: string
 }
 
+/** A framing step (`Provider.decodeStream`): the cloud's stream bytes in, the format's SSE bytes out. */
+export interface FramingStep extends StreamStep<Uint8Array, Uint8Array> {
+  /**
+   * Set once a cloud exception (or a broken frame) ended the stream, with the error event already output: the error,
+   * and `first` when nothing came before it — the gateway then answers the client an HTTP error (429, 400…) instead of
+   * a stream that fails at once, as it does for any upstream's error before the first byte.
+   */
+  failure?: { error: ir.ErrorInfo; first: boolean }
+}
+
 /** A provider bound to one configured upstream. */
 export interface Provider {
   /**
@@ -143,13 +153,19 @@ export interface Provider {
    * binary event stream). A cloud exception inside the stream becomes the format's SSE error event. Fresh state per
    * call. @defaultValue the stream is the format's SSE already
    */
-  decodeStream?(request: ProviderRequest): StreamStep<Uint8Array, Uint8Array>
+  decodeStream?(request: ProviderRequest): FramingStep
   /**
    * An error answered by the cloud itself (its auth, quota or routing layer, in its own shape) → IR; `undefined` for a
    * body of the format's own shape (the format's `decodeError` reads it). `header` reads the answer's headers (Bedrock
    * names the exception in `x-amzn-errortype`). Total: never throws.
    */
   decodeError?(status: number, body: unknown, header: (name: string) => string | null): ir.ErrorInfo | undefined
+  /**
+   * A token-counting answer of the cloud (`kind: 'count-tokens'`, 2xx) → the number of input tokens, for a cloud whose
+   * answer is not the format's own (Bedrock's CountTokens: `{inputTokens}`); `undefined` when the body holds none.
+   * @defaultValue the answer is the format's, forwarded as it is
+   */
+  tokenCount?(body: unknown): number | undefined
   /**
    * The codec of an upstream-only format this provider serves (Bedrock: `converse`), shipped with the provider's code
    * so that only a gateway configured with it loads it. The gateway encodes requests to, and decodes answers of, an

@@ -121,12 +121,28 @@ describe.each(formatIds)('%s client', (format) => {
     }
   })
 
-  it('a throttling exception as the first frame of a converse stream → HTTP 429 before any byte', async () => {
-    bedrock.failStreamOnce('throttlingException', 0)
-    const answer = await call(format, 'nova-converse', { text: 'Say hello', stream: true })
-    expect(answer.status).toBe(429)
-    expect(answer.headers.get('retry-after')).toBe('1')
-  })
+  it.each(['claude-invoke', 'claude-converse', 'nova-converse'])(
+    '%s: an exception as the first frame of the stream → the HTTP error of its status before any byte (passthrough too)',
+    async (model) => {
+      const exceptions = [
+        ['throttlingException', 429, { messages: 'rate_limit_error', 'content-generation': 'RESOURCE_EXHAUSTED' }],
+        ['validationException', 400, { messages: 'invalid_request_error', 'content-generation': 'INVALID_ARGUMENT' }],
+        ['serviceUnavailableException', 503, { messages: 'overloaded_error', 'content-generation': 'UNAVAILABLE' }],
+      ] as const
+      for (const [exception, status, types] of exceptions) {
+        bedrock.failStreamOnce(exception, 0)
+        const answer = await call(format, model, { text: 'Say hello', stream: true })
+        expect([exception, answer.status]).toEqual([exception, status])
+        expect(answer.headers.get('content-type')).toContain('application/json')
+        if (status === 429) expect(answer.headers.get('retry-after')).toBe('1')
+        const body = (await answer.json()) as Json
+        expect(JSON.stringify(body)).toContain(`Stand-in ${exception}`)
+        if (format === 'messages') expect(body.error.type).toBe(types.messages)
+        else if (format === 'content-generation') expect(body.error.status).toBe(types['content-generation'])
+        else expect(typeof body.error.message).toBe('string')
+      }
+    },
+  )
 })
 
 describe('thinking on Converse: the signature Bedrock issued comes back through every client format', () => {

@@ -6,8 +6,7 @@
  */
 import AnthropicBedrock from '@anthropic-ai/bedrock-sdk'
 import Anthropic from '@anthropic-ai/sdk'
-import { BedrockRuntimeClient, ConverseCommand, ConverseStreamCommand } from '@aws-sdk/client-bedrock-runtime'
-import { NodeHttpHandler } from '@smithy/node-http-handler'
+import { ConverseCommand, ConverseStreamCommand } from '@aws-sdk/client-bedrock-runtime'
 import { AwsV4Signer } from 'aws4fetch'
 import OpenAI from 'openai'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -22,7 +21,7 @@ import {
   sessionCredentials,
 } from '../../src/node/testing/clouds/bedrock.js'
 import { type Running, serve } from '../sdk/servers.js'
-import { startMockBedrock } from './mock-backend.js'
+import { awsClient, startMockBedrock } from './mock-backend.js'
 
 let bedrock: BedrockStandIn
 beforeAll(async () => {
@@ -206,15 +205,7 @@ describe('differential: the official clients give the reference request', () => 
     expect(got.body).toEqual(expected.body)
   })
 
-  const aws = () =>
-    new BedrockRuntimeClient({
-      region,
-      endpoint: bedrock.url,
-      credentials: awsCredentials,
-      maxAttempts: 1,
-      // The SDK speaks HTTP/2 by default; the stand-in is HTTP/1.1 (as any local server).
-      requestHandler: new NodeHttpHandler(),
-    })
+  const aws = () => awsClient(bedrock)
 
   it('Converse: ConverseCommand and the gateway (chat-completions client) send the same request', async () => {
     const sdk = await aws().send(

@@ -82,10 +82,10 @@ describe('differential: the official Vertex clients give the reference request',
       `/v1/projects/${vertex.project}/locations/${vertex.location}/publishers/anthropic/models/${claude}:${method}`,
     )
     expect([got.method, got.path, scheme(got)]).toEqual([expected.method, expected.path, scheme(expected)])
-    // Same body, but for the version: the SDK copies its `anthropic-version` header; Vertex documents vertex-2023-10-16.
-    expect(Object.keys(got.body).sort()).toEqual(Object.keys(expected.body).sort())
-    expect({ ...got.body, anthropic_version: 'x' }).toEqual({ ...expected.body, anthropic_version: 'x' })
-    expect(got.body.anthropic_version).toBe('vertex-2023-10-16')
+    // The same body, `anthropic_version` included: the SDK copies its `anthropic-version` header there (not the
+    // `vertex-2023-10-16` of Vertex's older documentation), and so does the gateway.
+    expect(got.body).toEqual(expected.body)
+    expect(got.body.anthropic_version).toBe(expected.body.anthropic_version)
     expect(JSON.stringify(got.headers)).not.toContain('client-secret-key')
   })
 
@@ -157,7 +157,7 @@ describe('token counting', () => {
     expect(last().path).toBe(
       `/v1/projects/${vertex.project}/locations/${vertex.location}/publishers/anthropic/models/count-tokens:rawPredict`,
     )
-    expect(last().body).toMatchObject({ model: claude, anthropic_version: 'vertex-2023-10-16' })
+    expect(last().body).toMatchObject({ model: claude, anthropic_version: '2026-10-21' })
     const geminiServed = await gatewayFor(vertexUpstream('content-generation'))
     const google = new GoogleGenAI({ apiKey: 'k', httpOptions: { baseUrl: geminiServed.url } })
     const total = await google.models.countTokens({ model: gemini, contents: 'Say hello' })

@@ -6,8 +6,12 @@
 import { decodeModelSegment, modelPathSegment } from '../../shared/path-segment.js'
 import type { RouteMatch, RouteRequest, UpstreamConfig } from '../format.js'
 
-const generatePath = /\/(v1|v1beta|v1alpha)\/models\/([^/:]+):(generateContent|streamGenerateContent|countTokens)$/
-const modelsPath = /\/(v1|v1beta|v1alpha)\/models(?:\/([^/:]+))?$/
+/**
+ * The model may hold `/` and `:` as the Gemini SDK sends them unencoded (`models/vertex/gemini-2.5-pro`, a gateway's
+ * `<cloud>/<model>` id; Bedrock ids such as `…-v1:0`): everything up to the last `:method`.
+ */
+const generatePath = /\/(v1|v1beta|v1alpha)\/models\/(.+):(generateContent|streamGenerateContent|countTokens)$/
+const modelsPath = /\/(v1|v1beta|v1alpha)\/models(?:\/(.+))?$/
 
 export function matchRoute(request: RouteRequest): RouteMatch | undefined {
   const path = request.url.pathname.replace(/\/+$/, '')

@@ -10,15 +10,16 @@
  * - An exception frame (`:message-type: exception`, `:exception-type: throttlingException`…, payload `{"message"}`) or
  *   an error frame (`:message-type: error`, `:error-code`, `:error-message`) → the format's in-stream error event
  *   (messages: `event: error` with the Anthropic error type of Bedrock's status, so a throttling becomes a
- *   `rate_limit_error`, 429; converse: `event: <exception type>`); nothing is forwarded after it. Before the first
- *   byte the gateway answers it as an HTTP error, after it as the client format's in-stream error.
+ *   `rate_limit_error`, 429; converse: `event: <exception type>`); nothing is forwarded after it. The step's `failure`
+ *   holds it (`first`: nothing came before it), so that the gateway answers a stream whose first frame is an exception
+ *   with an HTTP error of the client's format (429, 400…), and one that failed later with its in-stream error.
  * - A frame that does not decode (CRC mismatch, bad length) or a stream cut inside a frame → an upstream error event.
  */
 import { EventStreamCodec, type Message } from '@smithy/core/event-streams'
 import { exceptionError, exceptionName } from '../../formats/converse/errors.js'
 import { encodeError as encodeMessagesError } from '../../formats/messages/errors.js'
 import type * as ir from '../../ir/index.js'
-import type { StreamStep } from '../../stream/step.js'
+import type { FramingStep } from '../provider.js'
 
 const utf8 = new TextDecoder()
 const encoder = new TextEncoder()
@@ -96,15 +97,17 @@ function translate(format: 'messages' | 'converse', message: Message): Uint8Arra
 }
 
 /** The step: Bedrock frames in, the format's SSE bytes out (fresh state per stream). */
-export function eventStreamStep(format: 'messages' | 'converse'): StreamStep<Uint8Array, Uint8Array> {
+export function eventStreamStep(format: 'messages' | 'converse'): FramingStep {
   let buffer: Uint8Array = new Uint8Array(0)
   let done = false
+  let emitted = false
   const fail = (out: Uint8Array[], error: ir.ErrorInfo) => {
     done = true
     buffer = new Uint8Array(0)
+    step.failure = { error, first: !emitted }
     out.push(errorFrame(format, error))
   }
-  return {
+  const step: FramingStep = {
     push(chunk, out) {
       if (done) return
       if (buffer.length === 0) buffer = chunk
@@ -130,7 +133,10 @@ export function eventStreamStep(format: 'messages' | 'converse'): StreamStep<Uin
         at += length
         const translated = translate(format, message)
         if (translated instanceof Uint8Array) {
-          if (translated.length > 0) out.push(translated)
+          if (translated.length > 0) {
+            out.push(translated)
+            emitted = true
+          }
         } else return fail(out, translated)
       }
       buffer = at === 0 ? buffer : buffer.slice(at)
@@ -139,4 +145,5 @@ export function eventStreamStep(format: 'messages' | 'converse'): StreamStep<Uin
       if (!done && buffer.length > 0) fail(out, streamFailure('Bedrock stream: the upstream ended inside a frame'))
     },
   }
+  return step
 }

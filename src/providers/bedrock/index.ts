@@ -17,10 +17,17 @@ import type * as ir from '../../ir/index.js'
 import { finiteNumber } from '../../shared/finite-number.js'
 import { isRecord } from '../../shared/is-record.js'
 import { resolveAuth, trimBase } from '../credential.js'
-import type { Provider, ProviderCall, ProviderFactory, ProviderTarget, ProviderUpstream } from '../provider.js'
+import type {
+  Provider,
+  ProviderCall,
+  ProviderFactory,
+  ProviderRequest,
+  ProviderTarget,
+  ProviderUpstream,
+} from '../provider.js'
 import { regionOfHost } from './config.js'
 import { eventStreamStep } from './event-stream.js'
-import { betaFlags, invokeBody } from './invoke.js'
+import { betaFlags, countTokensBody, invokeBody } from './invoke.js'
 import { signCall } from './sigv4.js'
 
 /** A header of the upstream's static `headers` object, by case-insensitive name. */
@@ -32,7 +39,9 @@ function staticHeader(upstream: ProviderUpstream & { headers?: unknown }, name: 
   return undefined
 }
 
-function actionOf(format: 'messages' | 'converse', stream: boolean): string {
+function actionOf(format: 'messages' | 'converse', request: ProviderRequest): string {
+  const stream = request.stream
+  if (request.kind === 'count-tokens') return 'count-tokens'
   if (format === 'converse') return stream ? 'converse-stream' : 'converse'
   return stream ? 'invoke-with-response-stream' : 'invoke'
 }
@@ -85,10 +94,10 @@ export const bedrock: ProviderFactory = (upstream): Provider => {
 
   const provider: Provider = {
     target(request): ProviderTarget {
-      if (request.kind === 'count-tokens')
-        throw new InterlinguaError('unsupported-feature', 'Token counting is not served for Amazon Bedrock upstreams')
+      if (request.kind === 'count-tokens' && format === 'converse')
+        throw new InterlinguaError('unsupported-feature', 'Token counting is not served for Bedrock Converse upstreams')
       return {
-        url: origin + bedrockModelPath(request.model, actionOf(format, request.stream)),
+        url: origin + bedrockModelPath(request.model, actionOf(format, request)),
         headers: { 'content-type': 'application/json', accept: 'application/json' },
       }
     },
@@ -96,7 +105,10 @@ export const bedrock: ProviderFactory = (upstream): Provider => {
     decodeStream: () => eventStreamStep(format),
     decodeError: bedrockError,
   }
-  if (format === 'messages') provider.body = (body) => invokeBody(body, betas)
-  else Object.assign(provider, { codec: converseGatewayFormat })
+  if (format === 'messages') {
+    provider.body = (body, request) =>
+      request.kind === 'count-tokens' ? countTokensBody(invokeBody(body, betas)) : invokeBody(body, betas)
+    provider.tokenCount = (body) => (isRecord(body) ? finiteNumber(body.inputTokens) : undefined)
+  } else Object.assign(provider, { codec: converseGatewayFormat })
   return provider
 }

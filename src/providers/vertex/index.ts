@@ -2,8 +2,8 @@
  * Google Vertex AI. Gemini (content-generation) at
  * `/v1/projects/{p}/locations/{l}/publishers/google/models/{m}:generateContent` (`:streamGenerateContent?alt=sse`,
  * `:countTokens`); Claude (messages) at `…/publishers/anthropic/models/{m}:rawPredict` (`:streamRawPredict`), the
- * messages body without `model`, with `anthropic_version: 'vertex-2023-10-16'` (Vertex's documented value; the
- * `@anthropic-ai/vertex-sdk` 1.x copies its `anthropic-version` header there instead) and `"stream": true` on the
+ * messages body without `model`, with the `anthropic_version` `@anthropic-ai/vertex-sdk` sends (`../anthropic-version.ts`;
+ * Vertex's older documentation gives `vertex-2023-10-16`) and `"stream": true` on the
  * streaming call. The origin is `https://{location}-aiplatform.googleapis.com` (`global`: no region prefix; `us`/`eu`:
  * the multi-region hosts), or `baseURL`. Auth: an access token (or a function returning one), a service-account key
  * (tokens fetched with a signed JWT, cached, refreshed), or an express-mode API key (Gemini only, no project).
@@ -12,12 +12,10 @@
 import { contentGeneration } from '../../formats/content-generation/index.js'
 import type { FormatId } from '../../formats/format.js'
 import { modelPathSegment } from '../../shared/path-segment.js'
+import { anthropicBodyVersion } from '../anthropic-version.js'
 import { resolveToken, trimBase } from '../credential.js'
 import type { Provider, ProviderFactory, ProviderRequest, ProviderTarget, ProviderUpstream } from '../provider.js'
 import { ServiceAccountTokens } from './service-account.js'
-
-/** What Vertex AI's documentation gives as the `anthropic_version` of a Claude request body. */
-export const vertexAnthropicVersion = 'vertex-2023-10-16'
 
 function originOf(upstream: ProviderUpstream): string {
   if (upstream.baseURL) return trimBase(upstream.baseURL)
@@ -54,7 +52,7 @@ function url(request: ProviderRequest, upstream: ProviderUpstream, origin: strin
 function claudeBody(text: string, request: ProviderRequest): string {
   const body = JSON.parse(text) as Record<string, unknown>
   if (request.kind === 'generate') delete body.model
-  body.anthropic_version ??= vertexAnthropicVersion
+  body.anthropic_version ??= anthropicBodyVersion
   if (request.stream) body.stream = true
   else if (request.kind === 'generate') delete body.stream
   return JSON.stringify(body)
