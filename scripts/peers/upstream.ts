@@ -5,7 +5,13 @@
  * judged on what it does with a real answer, not on a stand-in's 404.
  */
 import { defaultModels } from '../../src/node/check/wire.js'
-import { createStrictUpstream, type StrictFormat, type StrictUpstream } from '../../src/node/testing/index.js'
+import {
+  createStrictUpstream,
+  type ScriptTurn,
+  type StrictFormat,
+  type StrictUpstream,
+} from '../../src/node/testing/index.js'
+import { reject } from '../../src/node/testing/strict-upstream.js'
 import { type Running, serve } from '../../test/sdk/servers.js'
 
 export const upstreamFormats: StrictFormat[] = ['chat-completions', 'responses', 'messages', 'content-generation']
@@ -36,8 +42,10 @@ function extra(format: StrictFormat, request: Request, path: string): Response |
       object: 'list',
       data: [{ id: model, object: 'model', created: 1721172741, owned_by: 'system' }],
     })
-  if (request.method === 'GET' && path === '/v1beta/models' && format === 'content-generation')
+  if (request.method === 'GET' && /^\/v1(beta)?\/models$/.test(path) && format === 'content-generation')
     return Response.json({ models: [{ name: `models/${model}`, displayName: 'Gemini 2.5 Flash', version: '001' }] })
+  if (request.method === 'POST' && path === '/v1/responses/input_tokens' && format === 'responses')
+    return Response.json({ object: 'response.input_tokens', input_tokens: 12 })
   if (request.method === 'POST' && path === '/v1/messages/count_tokens' && format === 'messages')
     return Response.json({ input_tokens: 12 })
   if (
@@ -66,21 +74,51 @@ async function jsonArrayStream(response: Response): Promise<Response> {
   })
 }
 
+/**
+ * Requests that need a scripted answer, recognised by their body as `interlingua check` writes them (after any
+ * gateway's translation): the parallel-calls prompt (both cities named) and the structured-output schema. The others
+ * go to the unscripted stand-in, which answers a tool call when offered one, with reasoning (and its signature) when
+ * thinking is on.
+ */
+const scripted: { name: string; matches: (text: string) => boolean; script: ScriptTurn[] }[] = [
+  {
+    name: 'parallel calls',
+    matches: (text) => text.includes('Paris') && text.includes('Tokyo'),
+    script: [
+      {
+        toolCalls: [
+          { name: 'get_weather', arguments: { city: 'Paris' } },
+          { name: 'get_weather', arguments: { city: 'Tokyo' } },
+        ],
+      },
+    ],
+  },
+  {
+    name: 'structured output',
+    matches: (text) => /"temperature":\{"type":"number"/i.test(text),
+    script: [{ text: '{"city":"Paris","temperature":18}' }],
+  },
+]
+
 export async function startUpstream(format: StrictFormat, apiKey: string): Promise<Upstream> {
   const strict = await createStrictUpstream({ format, apiKey })
-  const origin = new URL(strict.baseURL).origin
+  const others = await Promise.all(scripted.map((s) => createStrictUpstream({ format, apiKey, script: s.script })))
+  const origin = (upstream: StrictUpstream) => new URL(upstream.baseURL).origin
   const front: Running = await serve(async (request) => {
     const url = new URL(request.url)
     const answer = extra(format, request, url.pathname)
     if (answer) return answer
-    const body = request.method === 'GET' || request.method === 'HEAD' ? undefined : await request.arrayBuffer()
+    // The stand-in serves generation only: any other read is the service's 404.
+    if (request.method !== 'POST') return reject(format, `No route for ${request.method} ${url.pathname}`, 404)
+    const body = await request.text()
+    const index = scripted.findIndex((s) => s.matches(body))
     const headers = new Headers(request.headers)
     headers.delete('host')
     headers.delete('content-length')
-    const response = await fetch(origin + url.pathname + url.search, {
+    const response = await fetch(origin(others[index] ?? strict) + url.pathname + url.search, {
       method: request.method,
       headers,
-      ...(body ? { body } : {}),
+      body,
     })
     if (
       format === 'content-generation' &&
@@ -100,7 +138,7 @@ export async function startUpstream(format: StrictFormat, apiKey: string): Promi
     strict,
     close: async () => {
       await front.close()
-      await strict.close()
+      for (const upstream of [strict, ...others]) await upstream.close()
     },
   }
 }
