@@ -50,6 +50,13 @@ function routesText(failed: Set<string>, offered: string[]): string {
   return parts.join('; ')
 }
 
+/** Which parsers read the answers (the check's report names one per check: an official SDK, or the library's own). */
+function judges(runs: RouteRun[]): string[] {
+  const names = new Set(runs.flatMap((r) => r.checks.map((c) => (c as { judge?: string }).judge ?? '')))
+  names.delete('')
+  return names.size ? ['', `Answers read by: ${[...names].sort().join(', ')}.`] : []
+}
+
 export interface Section {
   date: string
   seconds: number
@@ -85,31 +92,34 @@ export function writeSection({ date, seconds, versions, runs }: Section): string
     "totals. Hand-written data: rewritten by that script only, between this section's markers.",
     '',
     ...gateways.map((g) => `- ${g.name}: ${versions[g.id]}`),
+    ...judges(runs),
     '',
     '### Checks passed, per route',
     '',
     `| route (client → upstream) | ${gateways.map((g) => g.name).join(' | ')} |`,
     `| --- | ${gateways.map(() => '---:').join(' | ')} |`,
   ]
-  const totals = new Map<GatewayId, { passed: number; total: number }>(
-    gateways.map((g) => [g.id, { passed: 0, total: 0 }]),
-  )
   for (const route of routeList) {
     const cells = gateways.map((g) => {
       const run = find(g.id, route)
       if (!run || run.notOffered) return 'not offered'
       if (run.abort) return `stopped: ${oneLine(run.abort).slice(0, 60)}`
-      const passed = run.checks.filter((c) => c.pass).length
-      const sum = totals.get(g.id) as { passed: number; total: number }
-      sum.passed += passed
-      sum.total += run.checks.length
-      return cell(passed, run.checks.length)
+      return cell(run.checks.filter((c) => c.pass).length, run.checks.length)
     })
     lines.push(`| ${routeKey(route)} | ${cells.join(' | ')} |`)
   }
-  const sums = gateways.map((g) => totals.get(g.id) as { passed: number; total: number })
+  const total = (name: string, keep: (route: Route) => boolean) => {
+    const cells = gateways.map((g) => {
+      const checks = runs.filter((r) => r.gateway === g.id && keep(r.route)).flatMap((r) => r.checks)
+      const passed = checks.filter((c) => c.pass).length
+      return `${passed}/${checks.length} (${checks.length ? Math.round((100 * passed) / checks.length) : 0}%)`
+    })
+    return `| **${name}** | ${cells.join(' | ')} |`
+  }
   lines.push(
-    `| **total** | ${sums.map((s) => `${s.passed}/${s.total} (${s.total ? Math.round((100 * s.passed) / s.total) : 0}%)`).join(' | ')} |`,
+    total('passthrough routes', (route) => route.client === route.upstream),
+    total('translated routes', (route) => route.client !== route.upstream),
+    total('total', () => true),
     '',
     '### Per check (routes passed / routes run)',
     '',
