@@ -95,7 +95,7 @@ const scripted: { name: string; matches: (text: string) => boolean; script: Scri
   },
   {
     name: 'structured output',
-    matches: (text) => /"temperature":\{"type":"number"/i.test(text),
+    matches: (text) => /"temperature"\s*:\s*\{\s*"type"\s*:\s*"number"/i.test(text),
     script: [{ text: '{"city":"Paris","temperature":18}' }],
   },
 ]
