@@ -38,7 +38,7 @@ const key = 'sk-interlingua-peers-check'
 ensurePeers(dir)
 const started = Date.now()
 const versions = {
-  interlingua: `this repository at ${gitHead()}`,
+  interlingua: `this repository, src/ as of commit ${gitHead()}`,
   portkey: `@portkey-ai/gateway ${installedVersion(dir, '@portkey-ai/gateway')} (@hono/node-server ${installedVersion(dir, '@hono/node-server')})`,
   musistudio: `@musistudio/llms ${installedVersion(dir, '@musistudio/llms')}`,
 }
@@ -135,7 +135,7 @@ function ourGateway(urls: Record<StrictFormat, string>) {
 
 function gitHead(): string {
   try {
-    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: repo, encoding: 'utf8' }).trim()
+    return execFileSync('git', ['log', '-1', '--format=%h', '--', 'src'], { cwd: repo, encoding: 'utf8' }).trim()
   } catch {
     return 'unknown commit'
   }
