@@ -6,12 +6,17 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 
-/** A handler's answer: a Response, or `'drop'` (the socket is destroyed before any byte of an answer). */
-export type StandInHandler = (request: Request) => Promise<Response | 'drop'>
+/**
+ * A handler's answer: a Response, `'drop'` (the socket is destroyed before any byte of an answer) or `'hang'` (nothing
+ * is sent; the connection stays open until the client leaves or the server closes).
+ */
+export type StandInHandler = (request: Request) => Promise<Response | 'drop' | 'hang'>
 
 export interface RunningServer {
   /** `http://127.0.0.1:<port>` */
   url: string
+  /** Requests received, and those still open (neither answered in full nor closed). */
+  stats: { received: number; open: number }
   close(): Promise<void>
 }
 
@@ -42,11 +47,14 @@ async function answer(handler: StandInHandler, req: IncomingMessage, res: Server
     req.socket.destroy()
     return
   }
+  if (response === 'hang') return
   const head: Record<string, string> = {}
   response.headers.forEach((value, name) => {
     head[name] = value
   })
   res.writeHead(response.status, head)
+  // The status and headers go now, even when the body is slow to come (or never does).
+  res.flushHeaders()
   if (!response.body) {
     res.end()
     return
@@ -67,7 +75,17 @@ async function answer(handler: StandInHandler, req: IncomingMessage, res: Server
 /** Serves `handler` on 127.0.0.1 (`port` 0: any free port). */
 export function serveStandIn(handler: StandInHandler, port = 0): Promise<RunningServer> {
   let origin = ''
+  const stats = { received: 0, open: 0 }
   const server = createServer((req, res) => {
+    stats.received++
+    stats.open++
+    let open = true
+    const done = () => {
+      if (open) stats.open--
+      open = false
+    }
+    res.on('finish', done)
+    res.on('close', done)
     answer(handler, req, res, origin).catch(() => res.destroy())
   })
   return new Promise((resolve, reject) => {
@@ -76,6 +94,7 @@ export function serveStandIn(handler: StandInHandler, port = 0): Promise<Running
       origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
       resolve({
         url: origin,
+        stats,
         close: () =>
           new Promise<void>((done) => {
             server.closeAllConnections()

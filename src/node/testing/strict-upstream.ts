@@ -20,9 +20,9 @@ import { InterlinguaError } from '../../errors.js'
 import { getGatewayFormat as getFormat } from '../../formats/gateway.js'
 import type * as ir from '../../ir/index.js'
 import { errorCodeForStatus } from '../../ir/index.js'
-import { createResponseEventStream } from '../../stream/from-response.js'
+import { responseToEvents } from '../../stream/from-response.js'
 import { encodeEventsWith } from '../../stream/pipeline.js'
-import { answerBody } from './faults.js'
+import { type Fault, faultyAnswer } from './faults.js'
 import type { Json, StrictFormat } from './json.js'
 import { anthropicSearch } from './search.js'
 import { type RunningServer, serveStandIn } from './server.js'
@@ -50,8 +50,12 @@ export interface ScriptTurn {
   usage?: { inputTokens: number; outputTokens: number }
   /** Answer this error instead, in the format's own shape (`retryAfter` seconds: a `retry-after` header). */
   error?: { status: number; message?: string; retryAfter?: number }
-  /** `break`: the answer stops mid-way (connection cut); `stall`: it stops sending; `drop`: no answer at all. */
-  fault?: 'break' | 'stall' | 'drop'
+  /**
+   * What goes wrong with the answer (./faults.ts): `break` (cut mid-way), `stall` (stops sending), `drop` (no answer),
+   * and `hang`, `reset-mid-event`, `reset-between-events`, `stall-after-headers`, `trickle`, `malformed-json`,
+   * `malformed-sse`, `wrong-content-type`, `error-200`, `html-error`, `huge-body`.
+   */
+  fault?: Fault
 }
 
 export interface StandInOptions {
@@ -85,6 +89,8 @@ export interface StandIn extends RunningServer {
   received: Json[]
   /** Every request it received (method, path, headers, body). */
   requests: ReceivedRequest[]
+  /** The answers it sent whole (a fault that cuts or stalls one sends none whole), by format and stream flag. */
+  answers: { format: StrictFormat; stream: boolean; status: number; text: string }[]
   /**
    * Takes the signatures (and stored items) in a request body of `format` as issued by this upstream: a history
    * recorded against the real service carries that service's, which a replay to the same format must find valid.
@@ -110,6 +116,32 @@ export function answerId(format: StrictFormat): string {
 /** A tool call's id as the service shapes it: `toolu_01…` (Anthropic), `call_…` (OpenAI; Gemini sends none). */
 function callId(format: StrictFormat): string {
   return format === 'messages' ? `toolu_01${randomBase62(22)}` : `call_${randomBase62(24)}`
+}
+
+/** Text in about four deltas, at word boundaries, as a model streams it. */
+function pieces(text: string): string[] {
+  const size = Math.max(8, Math.ceil(text.length / 4))
+  const out: string[] = []
+  for (let start = 0; start < text.length; ) {
+    const space = text.indexOf(' ', start + size)
+    const end = space < 0 ? text.length : space + 1
+    out.push(text.slice(start, end))
+    start = end
+  }
+  return out.length ? out : [text]
+}
+
+/** An answer's stream events, its text in several deltas. */
+function streamedEvents(response: ir.Response): ReadableStream<ir.StreamEvent> {
+  const events = responseToEvents(response).flatMap((event): ir.StreamEvent[] =>
+    event.type === 'text-delta' ? pieces(event.text).map((text) => ({ ...event, text })) : [event],
+  )
+  return new ReadableStream<ir.StreamEvent>({
+    start(controller) {
+      for (const event of events) controller.enqueue(event)
+      controller.close()
+    },
+  })
 }
 
 function formatOf(url: URL): StrictFormat {
@@ -169,6 +201,7 @@ export async function startStandIn(options: StandInOptions = {}): Promise<StandI
   const rejections: string[] = []
   const received: Json[] = []
   const requests: ReceivedRequest[] = []
+  const answers: StandIn['answers'] = []
   let turn = 0
 
   function checkMessages(body: Json): string | undefined {
@@ -322,21 +355,20 @@ export async function startStandIn(options: StandInOptions = {}): Promise<StandI
     const script = options.script?.length
       ? (options.script[Math.min(turn, options.script.length) - 1] as ScriptTurn)
       : defaultTurn(format, body)
-    if (script.fault === 'drop') return 'drop'
     if (script.error) return errorAnswer(format, script.error)
     const model = body.model ?? url.pathname.split('/models/')[1]?.split(':')[0] ?? 'm'
     const response = answer(format, body, model, script)
     const target = getFormat(format)
     const stream = body.stream === true || url.pathname.includes(':streamGenerateContent')
-    if (!stream) {
-      const encoded = JSON.stringify(target.encodeResponse(response).value)
-      if (format === 'responses') responses.store(body, encoded)
-      return answerBody(encoded, 'application/json', script.fault)
-    }
-    const sse = encodeEventsWith(createResponseEventStream(response), target, { includeUsage: true })
-    const all = await new Response(sse).text()
-    if (format === 'responses') responses.store(body, all)
-    return answerBody(all, 'text/event-stream', script.fault)
+    const encoded = stream
+      ? await new Response(encodeEventsWith(streamedEvents(response), target, { includeUsage: true })).text()
+      : JSON.stringify(target.encodeResponse(response).value)
+    if (format === 'responses') responses.store(body, encoded)
+    const errorBody = JSON.stringify(target.encodeError({ code: 'invalid-request', status: 400, message: 'Bad' }).body)
+    const type = stream ? 'text/event-stream' : 'application/json'
+    const { answer: delivered, sent } = faultyAnswer(encoded, type, script.fault, errorBody)
+    if (sent) answers.push({ format, stream, ...sent })
+    return delivered
   }, options.port)
-  return { ...running, rejections, received, requests, adopt }
+  return { ...running, rejections, received, requests, answers, adopt }
 }
