@@ -72,13 +72,23 @@ export function envelopeFor(
   for (const format in signatureFields) {
     if (format === own) continue
     const field = signatureFields[format as WireFormatId] as string
-    const value = providerData?.[format as WireFormatId]?.[field]
-    if (typeof value !== 'string' || value === '') continue
-    carried[format as WireFormatId] = { [field]: value }
+    const data = providerData?.[format as WireFormatId]
+    const value = data?.[field]
+    const signed = typeof value === 'string' && value !== ''
+    // A redacted block of that provider (Bedrock Converse's `redactedContent`) says so: it goes back to it only.
+    if (!signed && data?.redacted !== true) continue
+    carried[format as WireFormatId] = signed ? { [field]: value } : { redacted: true }
     any = true
   }
   if (!any) return undefined
   return wrapEnvelope(redactedData === undefined ? { providerData: carried } : { providerData: carried, redactedData })
+}
+
+/** Whether a redacted reasoning part is another provider's than `own`'s (its namespace marks it `redacted`). */
+export function foreignRedacted(providerData: ProviderData | undefined, own: FormatId): boolean {
+  for (const format in providerData)
+    if (format !== own && providerData[format as WireFormatId]?.redacted === true) return true
+  return false
 }
 
 /**
@@ -130,7 +140,8 @@ function mergeData(into: ProviderData | undefined, from: ProviderData): Provider
  * assistant message of a request). A reasoning part whose signature field holds an envelope gets the envelope's
  * provider data instead (and becomes the redacted reasoning it was, when it carries redacted data); reasoning parts
  * split by a stream before it are joined back into it (the signature covers the whole text); a messages
- * `redacted_thinking` envelope carries the data of the part that follows it and is removed; a Gemini part of any kind
+ * `redacted_thinking` envelope carries the data of the part that follows it and is removed, unless it holds another
+ * provider's redacted block (`redactedData`), which it becomes again; a Gemini part of any kind
  * carries its own envelope. Parts without envelopes are returned untouched. Pure: returns a new array when anything
  * changed.
  */
@@ -157,7 +168,7 @@ export function restoreEnvelopes(parts: ir.AssistantPart[], own: FormatId): ir.A
       }
       continue
     }
-    if (part.type === 'redacted-reasoning' && own === 'messages') {
+    if (part.type === 'redacted-reasoning' && own === 'messages' && envelope.redactedData === undefined) {
       pending = mergeData(pending, envelope.providerData)
       continue
     }

@@ -14,6 +14,7 @@ import {
   expiredCredentials,
   region,
 } from '../../src/node/testing/clouds/bedrock.js'
+import { createStrictUpstream } from '../../src/node/testing/index.js'
 import { formatIds, type Json, post, summarize, summarizeSse, wireRequest } from '../gateway-helpers.js'
 import { startMockBedrock } from './mock-backend.js'
 
@@ -218,6 +219,53 @@ describe('thinking on Converse: the signature Bedrock issued comes back through 
       const replayed = last().body.messages[1]
       expect(replayed.role).toBe('assistant')
       expect(replayed.content[0].reasoningContent.reasoningText.signature).toMatch(/^sig-converse-/)
+    },
+  )
+
+  it.each(formatIds)(
+    '%s client: Converse redacted reasoning goes out in the reasoning envelope and comes back as redactedContent',
+    async (format) => {
+      const upstream = await createStrictUpstream({
+        format: 'converse',
+        script: [
+          {
+            redactedReasoning: true,
+            reasoning: 'Checking the weather.',
+            toolCalls: [{ name: 'get_weather', arguments: { city: 'Paris' } }],
+          },
+          { text: 'Sunny.' },
+        ],
+      })
+      try {
+        const gw = createGateway({
+          upstreams: { converse: upstream.upstream },
+          models: { 'claude-converse': { upstream: 'converse', model: claude } },
+        })
+        const { path, body } = wireRequest(format, 'claude-converse', {
+          text: 'Weather?',
+          tools: true,
+          reasoning: true,
+        })
+        const first = await gw.fetch(post(format, path, body))
+        const firstBody = (await first.json()) as Json
+        expect(first.status).toBe(200)
+        const issued = JSON.parse(JSON.stringify(firstBody))
+        // Towards the client the redacted data is never Bedrock's bare bytes in a field another provider would take.
+        if (format === 'messages')
+          expect(issued.content[0]).toMatchObject({ type: 'redacted_thinking', data: expect.stringMatching(/^il1\./) })
+        const second = await gw.fetch(post(format, path, secondTurn(format, firstBody, body)))
+        const text = await second.text()
+        expect(second.status, text).toBe(200)
+        expect(upstream.rejections).toEqual([])
+        const answered = upstream.requests[0]?.body
+        const replayed = upstream.requests[1]?.body.messages[1]
+        expect(replayed.role).toBe('assistant')
+        expect(replayed.content[0]).toEqual({ reasoningContent: { redactedContent: expect.any(String) } })
+        expect(JSON.stringify(answered)).not.toContain(replayed.content[0].reasoningContent.redactedContent)
+        expect(replayed.content[1].reasoningContent.reasoningText.signature).toMatch(/^sig-converse-/)
+      } finally {
+        await upstream.close()
+      }
     },
   )
 })

@@ -5,6 +5,7 @@
  */
 import { invalidRequest } from '../../errors.js'
 import type * as ir from '../../ir/index.js'
+import { envelopeFor, foreignRedacted } from '../../shared/reasoning-envelope.js'
 import { argumentsObject, toolCallFromObject } from '../../shared/tool-arguments.js'
 import { toMessagesToolId } from '../../shared/tool-ids.js'
 import type { WireBlock, WireSource } from './schema.js'
@@ -263,5 +264,9 @@ export function encodeThinking(part: ir.ReasoningPart): Json {
 }
 
 export function encodeRedacted(part: ir.RedactedReasoningPart): Json {
-  return spread({ type: 'redacted_thinking', data: part.data }, ownExtras(part))
+  // Another provider's redacted block (Bedrock Converse's) rides in an envelope: it never reaches Anthropic as its own.
+  const data = foreignRedacted(part.providerData, 'messages')
+    ? (envelopeFor(part.providerData, 'messages', part.data) as string)
+    : part.data
+  return spread({ type: 'redacted_thinking', data }, ownExtras(part))
 }

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { EventSourceParserStream } from 'eventsource-parser/stream'
 import { describe, expect, it } from 'vitest'
 import type * as ir from '../../ir/index.js'
+import { unwrapEnvelope } from '../../shared/reasoning-envelope.js'
 import type { SseFrame } from '../format.js'
 import { createDecodeStream } from './decode-stream.js'
 import { createEncodeStream } from './encode-stream.js'
@@ -285,4 +286,34 @@ describe('messages encode stream', () => {
       expect(again.length).toBe(events.length)
     })
   }
+})
+
+describe('another provider’s redacted reasoning (Bedrock Converse redactedContent)', () => {
+  it('rides in the reasoning envelope, which the messages decoder turns back into that provider’s block', async () => {
+    const events: ir.StreamEvent[] = [
+      { type: 'message-start', id: 'msg_1', model: 'claude' },
+      {
+        type: 'reasoning-start',
+        index: 0,
+        redactedData: 'QmVkcm9jaw==',
+        providerData: { converse: { redacted: true } },
+      },
+      { type: 'reasoning-end', index: 0 },
+      { type: 'finish', finishReason: { unified: 'stop' }, usage: { inputTokens: 1, outputTokens: 1 } },
+    ]
+    const frames = await encodeParsed(events)
+    const start = frames.find(([event]) => event === 'content_block_start')?.[1] as { content_block: { data: string } }
+    expect(start.content_block.data).toMatch(/^il1\./)
+    expect(unwrapEnvelope(start.content_block.data)).toEqual({
+      providerData: { converse: { redacted: true } },
+      redactedData: 'QmVkcm9jaw==',
+    })
+    const own = await encodeParsed([
+      events[0] as ir.StreamEvent,
+      { ...events[1], providerData: undefined } as ir.StreamEvent,
+    ])
+    expect(own.find(([event]) => event === 'content_block_start')?.[1]).toMatchObject({
+      content_block: { type: 'redacted_thinking', data: 'QmVkcm9jaw==' },
+    })
+  })
 })

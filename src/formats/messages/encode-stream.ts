@@ -9,7 +9,7 @@
  * delta, so an empty text block is not written at all (the API rejects empty text blocks sent back to it).
  */
 import type * as ir from '../../ir/index.js'
-import { envelopeFor, unsignedEnvelope } from '../../shared/reasoning-envelope.js'
+import { envelopeFor, foreignRedacted, unsignedEnvelope } from '../../shared/reasoning-envelope.js'
 import { toMessagesToolId } from '../../shared/tool-ids.js'
 import { jsonFrame } from '../../stream/sse-encode.js'
 import { type StreamStep, stepToTransformStream } from '../../stream/step.js'
@@ -132,7 +132,12 @@ export function encodeStreamStep(options?: EncodeStreamOptions): StreamStep<ir.S
         if (foreign) block.foreign = foreign
         blocks.set(event.index, block)
         const content = redacted
-          ? { type: 'redacted_thinking', data: event.redactedData }
+          ? {
+              type: 'redacted_thinking',
+              data: foreignRedacted(event.providerData, 'messages')
+                ? envelopeFor(event.providerData, 'messages', event.redactedData)
+                : event.redactedData,
+            }
           : { type: 'thinking', thinking: '', signature: '' }
         open(block, withExtras(content, data))
       } else {
