@@ -3,7 +3,8 @@
  * upstreams on 127.0.0.1 answer instantly with the same content: Anthropic's API (JSON, SSE), Bedrock InvokeModel
  * (JSON, event-stream `chunk` frames) and Converse (JSON, typed frames). The same gateway options serve each (SigV4
  * signing with static credentials, body rewriting, event-stream framing are what differ). One connection, requests in
- * sequence; p50 over `BEDROCK_BENCH_N` (default 400) after a warm-up, the median of 3 interleaved rounds.
+ * sequence; p50 over `BEDROCK_BENCH_N` (default 400) after a warm-up, the median of 3 interleaved rounds, and its ratio to the first-party
+ * upstream's.
  */
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -144,10 +145,14 @@ for (const [client, make] of Object.entries(bodies)) {
       for (const name of Object.keys(gateways))
         runs.set(name, [...(runs.get(name) ?? []), await p50(urls[name] as string, path, body)])
     const median = (values: number[]) => [...values].sort((a, b) => a - b)[1] as number
+    const firstParty = median(runs.get('first-party messages') ?? [])
     console.log(
       [
         `${client} ${stream ? 'stream' : 'JSON'}`,
-        ...Object.keys(gateways).map((name) => median(runs.get(name) ?? []).toFixed(3)),
+        ...Object.keys(gateways).map((name) => {
+          const value = median(runs.get(name) ?? [])
+          return `${value.toFixed(3)} (${(value / firstParty).toFixed(2)}×)`
+        }),
       ].join('\t'),
     )
   }

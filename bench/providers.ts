@@ -3,7 +3,7 @@
  * the gateway served with `toNodeListener`, in front of one canned upstream (same answer bodies for both): Azure
  * (api-key, v1 path) vs OpenAI; Vertex AI Claude (service-account token, body rewritten) vs Anthropic; Vertex AI Gemini
  * vs Gemini. Same-format clients (passthrough), requests interleaved, one at a time. `PROVIDERS_N` (default 1500)
- * requests per route. Prints p50/p90 in µs per route and the difference.
+ * requests per route. Prints p50/p90 in µs per route, the difference and the ratio to the first-party upstream's p50.
  */
 import { generateKeyPairSync } from 'node:crypto'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
@@ -132,7 +132,7 @@ for (const [first, cloud] of [
   const b = times[cloud] as number[]
   console.log(`${first}\t${pct(a, 0.5).toFixed(0)}\t${pct(a, 0.9).toFixed(0)}`)
   console.log(
-    `${cloud}\t${pct(b, 0.5).toFixed(0)}\t${pct(b, 0.9).toFixed(0)}\t(${pct(b, 0.5) >= pct(a, 0.5) ? '+' : ''}${(pct(b, 0.5) - pct(a, 0.5)).toFixed(0)} µs p50)`,
+    `${cloud}\t${pct(b, 0.5).toFixed(0)}\t${pct(b, 0.9).toFixed(0)}\t(${pct(b, 0.5) >= pct(a, 0.5) ? '+' : ''}${(pct(b, 0.5) - pct(a, 0.5)).toFixed(0)} µs p50, ${(pct(b, 0.5) / pct(a, 0.5)).toFixed(2)}× the first-party p50)`,
   )
 }
 process.exit(0)
