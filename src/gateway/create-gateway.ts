@@ -32,12 +32,27 @@ export type { Exchange } from './exchange-state.js'
 
 /** The gateway: a bound Fetch handler (and, for `interlingua/node`, its exchange handler under a symbol). */
 export interface Gateway {
-  fetch(request: Request): Promise<Response>
+  /**
+   * Answers one request. Takes a `Request` as every runtime passes it (Workers, Bun, Deno, Next, Hono), or a URL and
+   * `init` as the global `fetch` does (`gateway.fetch('http://localhost/v1/chat/completions', { method: 'POST', body })`;
+   * a path alone is read against `http://localhost`, as Hono's `app.request` does). With a `Request` the second
+   * argument is ignored: the runtimes pass their own things there (Workers `env`, Bun's server, Deno's info, Next's
+   * route context), never a `RequestInit`.
+   */
+  fetch(input: Request | string | URL, init?: RequestInit): Promise<Response>
   /** @internal The Web-free entry the Node adapter drives (see `http/exchange.ts`). */
   readonly [exchangeHandler]: ExchangeHandler
 }
 
 const defaultMaxBodyBytes = 32 * 1024 * 1024
+
+/** The `Request` a Fetch-style call means: itself, or one built from a URL (a bare path against localhost) and `init`. */
+function requestOf(input: Request | string | URL, init: RequestInit | undefined): Request {
+  // Duck-typed: a `Request` of another realm (undici's, a framework's subclass) is still a request.
+  if (typeof input === 'object' && 'method' in input && 'headers' in input) return input
+  const url = typeof input === 'string' && input.startsWith('/') ? `http://localhost${input}` : input
+  return new Request(url, init)
+}
 
 /** Creates the gateway. Throws a TypeError when the configuration is inconsistent (a route to an unknown upstream). */
 export function createGateway(options: GatewayOptions = {}): Gateway {
@@ -66,7 +81,8 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
   })
   const handle: ExchangeHandler = flow.handle.bind(flow)
 
-  const fetchHandler = async (request: Request) => responseOfResult(await handle(exchangeOfRequest(request)))
+  const fetchHandler = async (input: Request | string | URL, init?: RequestInit) =>
+    responseOfResult(await handle(exchangeOfRequest(requestOf(input, init))))
   // `toNodeListener(gateway.fetch)` finds the fast path too.
   Object.defineProperty(fetchHandler, exchangeHandler, { value: handle })
   return { fetch: fetchHandler, [exchangeHandler]: handle }
