@@ -1,7 +1,8 @@
 /**
  * One very large streamed answer through the gateway (issue 21, item 5): `BIG_STREAM_MB` (default 200) of text in
  * `BIG_STREAM_DELTA_KB` (default 16) deltas, read by a client as fast as it can, for each pair of `BIG_STREAM_PAIRS`
- * (comma-separated `client>upstream` format ids; default passthrough chat-completions and four translated pairs). The
+ * (comma-separated `client>upstream` format ids; default passthrough chat-completions and four translated pairs;
+ * `BIG_STREAM_STORE=0`: the gateway's response store off). The
  * gateway runs alone in a child process (`toNodeListener(gateway)` on 127.0.0.1, a fresh one per pair); this process
  * is the upstream and the client. Its memory is read from `/proc/<pid>/status`: the RSS once warmed up and the peak
  * (`VmHWM`) after the stream. Prints one JSON line per pair: `{ pair, baselineMB, peakMB, growthMB, seconds, bytes }`.
@@ -112,6 +113,7 @@ async function gatewayChild(): Promise<void> {
     upstreams: {
       up: { format, baseURL: format === 'chat-completions' ? `${upstream}/v1` : upstream, apiKey: 'k' },
     },
+    ...(process.env.BIG_STREAM_STORE === '0' ? { responseStore: false } : {}),
   })
   const server = createServer(toNodeListener(gateway))
   server.listen(0, '127.0.0.1', () => process.send?.({ port: (server.address() as AddressInfo).port }))

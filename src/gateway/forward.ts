@@ -48,6 +48,8 @@ export interface ForwardInput {
   fetchMedia: MediaFetcher
   /** Chat-completions clients' reasoning kept by tool-call id, and the caller's scope in it (policy 3). */
   reasoning?: { store: ReasoningStore; scope: string }
+  /** A translated Responses stream's terminal response, for the response store. */
+  onResponse?: (response: Record<string, unknown>) => void
 }
 
 /** The upstream timeout (until the answer's headers) when `timeoutMs` is not set. */
@@ -260,6 +262,7 @@ export async function forward(exchange: Exchange, input: ForwardInput): Promise<
         },
         ...relay,
       }
+      if (input.onResponse) respond.onResponse = input.onResponse
       // A shared store's write for a JSON answer completes before the answer is sent (the client's next turn may
       // reach another instance); a stream's starts when it ends. A failed write costs continuity, not the answer.
       let remembering: Promise<void> | undefined

@@ -38,7 +38,14 @@ import type { MockModel } from './mock-model.js'
 import type { GatewayContext, GatewayOptions, GatewayResponseEvent, Refusal } from './options.js'
 import type { ReasoningStore } from './reasoning-store.js'
 import type { ResponseStore } from './response-store.js'
-import { expandState, inputItems, mayReferToState, recordAnswer } from './responses-state.js'
+import {
+  type AnswerRecord,
+  expandState,
+  inputItems,
+  mayReferToState,
+  recordAnswer,
+  storeResponse,
+} from './responses-state.js'
 import { guessClientFormat, listedModels, resolveModel, staticUpstreamFormat } from './routing.js'
 import { headOf, parseJsonBody, type RequestHead, validatedHead } from './translate-request.js'
 import { warningsHeader } from './warnings.js'
@@ -210,7 +217,7 @@ export class RequestFlow {
     if (!sameFormat) decoded ??= format.decodeRequest(body, route)
     // Responses state (previous_response_id, item_reference) through the store. A Responses upstream keeps its own: it
     // gets only what this gateway stored expanded (a conversation begun on another provider), the rest as sent.
-    let record: { input: unknown[]; scope: string; store: ResponseStore } | undefined
+    let record: AnswerRecord | undefined
     let passthroughText = sameFormat ? text : undefined
     const store = format.id === 'responses' && route.kind === 'generate' ? this.responseStore : undefined
     if (store && !sameFormat) {
@@ -226,8 +233,11 @@ export class RequestFlow {
       }
     }
     // Passthrough forwards the text as received, unless the store rewrote the body.
-    const answer = await this.respondTo(exchange, body, passthroughText, head, decoded, resolved, onWarning)
-    return record ? recordAnswer(answer, record.input, record.store, record.scope) : answer
+    if (!record) return this.respondTo(exchange, body, passthroughText, head, decoded, resolved, onWarning)
+    const recording = record
+    const onResponse = (response: Record<string, unknown>) => void storeResponse(recording, response).catch(() => {})
+    const answer = await this.respondTo(exchange, body, passthroughText, head, decoded, resolved, onWarning, onResponse)
+    return recordAnswer(answer, record)
   }
 
   /** Not `async`: a passthrough's promise is `forward`'s own (no frame of its own per request). */
@@ -241,6 +251,8 @@ export class RequestFlow {
     decoded: Converted<ir.Request> | undefined,
     resolved: NonNullable<ReturnType<typeof resolveModel>>,
     onWarning: (warning: ir.Warning) => void,
+    /** A Responses stream's terminal response, for the response store. */
+    onResponse?: (response: Record<string, unknown>) => void,
   ): ExchangeResult | Promise<ExchangeResult> {
     const { format, route, event } = exchange
     const model = event.model as string
@@ -254,6 +266,7 @@ export class RequestFlow {
       fetchMedia: exchange.fetchMedia,
     }
     if (text !== undefined) input.text = text
+    if (onResponse) input.onResponse = onResponse
     if (this.reasoningStore && !sameFormat && format.id === 'chat-completions') {
       // Only a chat-completions client's translated turns use it (not a passthrough: no key hashed per request).
       // Scoped by caller (else by the client's key, hashed), so one caller's reasoning is never put on another's turn.
@@ -287,6 +300,7 @@ export class RequestFlow {
         onError: (error: ir.ErrorInfo) => {
           exchange.error = error.code
         },
+        onResponse,
       }
       if (event.stream)
         return respondWithEvents(listPuller(this.mock.events(request)), format, respond, exchange.headers)

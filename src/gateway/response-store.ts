@@ -79,9 +79,11 @@ export function createMemoryResponseStore(options: MemoryResponseStoreOptions = 
       return entry.stored
     },
     put(scope, stored) {
-      const size = JSON.stringify(stored).length
       const key = keyOf(scope, stored.id)
       remove(key)
+      // A response past the bound by its strings alone is refused before it is serialised (a long answer's copy).
+      if (stringCharacters(stored, maxBytes) > maxBytes) return
+      const size = JSON.stringify(stored).length
       if (size > maxBytes) return
       const entry: Entry = { stored, expires: Date.now() + ttlMs, bytes: size, items: [] }
       const output = Array.isArray(stored.response.output) ? stored.response.output : []
@@ -104,6 +106,20 @@ export function createMemoryResponseStore(options: MemoryResponseStoreOptions = 
       return found && live(found.entry) ? found.item : undefined
     },
   }
+}
+
+/** The characters of the strings in `value` (a lower bound of its JSON size); the walk stops past `limit`. */
+function stringCharacters(value: unknown, limit: number): number {
+  let total = 0
+  const walk = (node: unknown): void => {
+    if (total > limit) return
+    if (typeof node === 'string') total += node.length
+    else if (Array.isArray(node)) for (const item of node) walk(item)
+    else if (node !== null && typeof node === 'object')
+      for (const key in node) walk((node as Record<string, unknown>)[key])
+  }
+  walk(value)
+  return total
 }
 
 /** The store `createGateway` uses for its `responseStore` option: a store as given, none for `false`, else in memory. */

@@ -1,11 +1,9 @@
 /**
  * Responses state through a `ResponseStore` (response-store.ts): expanding `previous_response_id` and `item_reference`
- * into the whole conversation before translation, and recording each answer (JSON or the stream's terminal event).
+ * into the whole conversation before translation, and recording each answer (JSON, or the stream's terminal response).
  */
 import { InterlinguaError } from '../errors.js'
-import type { SseMessage } from '../formats/format.js'
 import { type ExchangeResult, isChunkSource } from '../http/exchange.js'
-import { createSseDecodeStep } from '../stream/sse-decode.js'
 import type { ResponseStore } from './response-store.js'
 
 type Json = Record<string, unknown>
@@ -78,50 +76,27 @@ export function inputItems(body: Json): unknown[] {
   return Array.isArray(body.input) ? body.input : []
 }
 
-/** Stores the answer to `input` (a JSON body, or the terminal event of a stream) and returns the result to send. */
-export async function recordAnswer(
-  result: ExchangeResult,
-  input: unknown[],
-  store: ResponseStore,
-  scope: string,
-): Promise<ExchangeResult> {
+/** What stores the answers to one request's `input` (its scope and store). */
+export interface AnswerRecord {
+  input: unknown[]
+  scope: string
+  store: ResponseStore
+}
+
+/** Stores a response body of `record`'s request (one with an `id` and an `output` list). */
+export async function storeResponse(record: AnswerRecord, response: Json | null): Promise<void> {
+  if (typeof response?.id === 'string' && Array.isArray(response.output))
+    await record.store.put(record.scope, { id: response.id, input: record.input, response })
+}
+
+/**
+ * Stores a JSON answer before it is sent (the client's next turn may reach another instance) and returns the result.
+ * A stream's answer is stored by the encoder's `onResponse` when its terminal event is made (not read back from the
+ * bytes: a long answer is not parsed again).
+ */
+export async function recordAnswer(result: ExchangeResult, record: AnswerRecord): Promise<ExchangeResult> {
   const body = result.body
-  if (result.status !== 200 || body === null) return result
-  const put = async (value: unknown) => {
-    const json = value as Json | null
-    if (typeof json?.id === 'string' && Array.isArray(json.output))
-      await store.put(scope, { id: json.id, input, response: json })
-  }
-  if (!isChunkSource(body)) {
-    await put(JSON.parse(typeof body === 'string' ? body : new TextDecoder().decode(body)))
-    return result
-  }
-  // A stream: watch the bytes going to the client for the terminal event (the client is not held up by the store).
-  const sse = createSseDecodeStep()
-  const messages: SseMessage[] = []
-  let failed = false
-  const watch = (chunk: string | Uint8Array) => {
-    if (failed) return
-    try {
-      sse.push(chunk, messages)
-    } catch {
-      failed = true
-    }
-    for (const message of messages) {
-      if (!message.data.includes('"response.completed"') && !message.data.includes('"response.incomplete"')) continue
-      const event = JSON.parse(message.data) as Json
-      if (event.type === 'response.completed' || event.type === 'response.incomplete')
-        put(event.response).catch(() => {})
-    }
-    messages.length = 0
-  }
-  result.body = {
-    async next() {
-      const chunk = await body.next()
-      if (chunk !== undefined) watch(chunk)
-      return chunk
-    },
-    cancel: () => body.cancel(),
-  }
+  if (result.status !== 200 || body === null || isChunkSource(body)) return result
+  await storeResponse(record, JSON.parse(typeof body === 'string' ? body : new TextDecoder().decode(body)) as Json)
   return result
 }

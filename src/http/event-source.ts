@@ -148,12 +148,15 @@ export interface ClientEncodeOptions {
   streamJsonArray?: boolean | undefined
   /** The model id to report (`message-start.model`). */
   model?: string | undefined
+  /** Responses: the response of the stream's terminal event (see `EncodeStreamOptions.onResponse`). */
+  onResponse?: ((response: Record<string, unknown>) => void) | undefined
 }
 
 /** IR events → the client's body text (SSE, or a JSON array), one string per push that produced something. */
 export function clientTextStep(target: Format, options: ClientEncodeOptions): StreamStep<ir.StreamEvent, string> {
   const encodeOptions: EncodeStreamOptions = options.includeUsage ? { includeUsage: true } : {}
   if (options.request) encodeOptions.request = options.request
+  if (options.onResponse) encodeOptions.onResponse = options.onResponse
   const encode = target.encodeStreamStep(encodeOptions)
   const frames = options.model === undefined ? encode : chainSteps(modelOverrideStep(options.model), encode)
   return options.streamJsonArray ? jsonArrayTextStep(frames) : sseTextStep(frames)

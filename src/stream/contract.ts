@@ -26,6 +26,11 @@ export interface SseFrame {
 export interface EncodeStreamOptions extends EncodeResponseOptions {
   /** chat-completions: write the final `choices: []` usage chunk (the client sent `stream_options.include_usage`). */
   includeUsage?: boolean
+  /**
+   * Responses: called with the response of the `response.completed` / `response.incomplete` event as the client
+   * receives it (the gateway's response store keeps it without reading the stream back).
+   */
+  onResponse?: (response: Record<string, unknown>) => void
 }
 
 export interface EncodeResponseOptions {

@@ -1,7 +1,7 @@
 import type * as ir from '../ir/index.js'
 import type { EncodeStreamOptions, SseFrame, StreamCodec } from './contract.js'
 import { createSseDecodeStep } from './sse-decode.js'
-import { formatSseFrame } from './sse-encode.js'
+import { formatSseFrame, isPiecesFrame, writeSseFrame } from './sse-encode.js'
 import {
   chainSteps,
   clearBuffer,
@@ -37,6 +37,13 @@ export function sseTextStep<I>(frames: StreamStep<I, SseFrame>): StreamStep<I, s
     if (buffer.length === 0) return
     let text = ''
     for (let i = 0; i < buffer.length; i++) {
+      if (isPiecesFrame(buffer[i] as SseFrame)) {
+        // A frame in pieces (a very long text) stays in pieces: the writer joins them in bounded strings.
+        if (text !== '') out.push(text)
+        text = ''
+        writeSseFrame(buffer[i] as SseFrame, out)
+        continue
+      }
       const frame = formatSseFrame(buffer[i] as SseFrame)
       if (text.length + frame.length > MAX_JOINED_TEXT && text !== '') {
         out.push(text)
@@ -45,7 +52,7 @@ export function sseTextStep<I>(frames: StreamStep<I, SseFrame>): StreamStep<I, s
       text += frame
     }
     clearBuffer(buffer)
-    out.push(text)
+    if (text !== '') out.push(text)
   }
   return {
     push(input, out) {

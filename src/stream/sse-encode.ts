@@ -43,9 +43,52 @@ export function jsonFrame(event: string | undefined, data: string): SseFrame {
   return new JsonSseFrame(event, data)
 }
 
+/**
+ * A frame of JSON `data` given in pieces, for a frame that carries a very long text (the Responses done events repeat
+ * the whole answer): the pieces are written one after another (`writeSseFrame`), so the frame is never one string —
+ * several such frames share the same pieces rather than each holding its own copy of the text. `data` joins them, for
+ * a reader of the frame object.
+ */
+class PiecesSseFrame implements SseFrame {
+  declare event?: string
+  constructor(
+    event: string | undefined,
+    readonly pieces: readonly string[],
+  ) {
+    if (event !== undefined) this.event = event
+  }
+  get data(): string {
+    return this.pieces.join('')
+  }
+}
+
+/** An encoder's frame of JSON `data` made of `pieces` (see {@link PiecesSseFrame}); `event` must be a constant name. */
+export function piecesFrame(event: string | undefined, pieces: readonly string[]): SseFrame {
+  return new PiecesSseFrame(event, pieces)
+}
+
+/**
+ * Appends a frame's SSE text to `out`: one string ({@link formatSseFrame}), or for a frame in pieces its head, each
+ * piece and its end as strings of their own (a writer joins them up to `MAX_JOINED_TEXT`).
+ */
+export function writeSseFrame(frame: SseFrame, out: string[]): void {
+  if (!(frame instanceof PiecesSseFrame)) {
+    out.push(formatSseFrame(frame))
+    return
+  }
+  out.push(frame.event === undefined ? 'data: ' : `event: ${frame.event}\ndata: `)
+  for (let i = 0; i < frame.pieces.length; i++) out.push(frame.pieces[i] as string)
+  out.push('\n\n')
+}
+
+/** Whether a frame is written in pieces (see {@link writeSseFrame}). */
+export function isPiecesFrame(frame: SseFrame): boolean {
+  return frame instanceof PiecesSseFrame
+}
+
 /** One frame as SSE text: `event:` line, one `data:` line per line of data, `:` comment lines, a blank line. */
 export function formatSseFrame(frame: SseFrame): string {
-  if (frame instanceof JsonSseFrame)
+  if (frame instanceof JsonSseFrame || frame instanceof PiecesSseFrame)
     return frame.event === undefined ? `data: ${frame.data}\n\n` : `event: ${frame.event}\ndata: ${frame.data}\n\n`
   // The common frame (an event name and one line of data), in one template.
   if (frame.comment === undefined && frame.data !== undefined && !hasLineBreak(frame.data)) {

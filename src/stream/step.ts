@@ -18,11 +18,13 @@ export function clearBuffer(buffer: unknown[]): void {
 }
 
 /**
- * The most characters joined into one written string. V8 refuses strings past ~2^29 characters; a format that
- * repeats a long answer in its closing events (the Responses done events carry the whole text four times) would pass
- * that in one push, so text is written in several strings once it reaches this size.
+ * The most characters joined into one written string. What one push produces is usually far below (one upstream
+ * chunk's frames); a frame that repeats a long answer (the Responses done events) comes in pieces, and joining them
+ * past this size would hold one more copy of the answer per written string (and V8 refuses strings past ~2^29
+ * characters). 1 Mi: a 150 MB answer to a Responses client grew the gateway's RSS by ~890 MB with 64 Mi strings,
+ * ~220 MB with these (bench/big-stream.ts, store off).
  */
-export const MAX_JOINED_TEXT = 2 ** 26
+export const MAX_JOINED_TEXT = 2 ** 20
 
 /**
  * Removes the strings at the start of `texts` and returns them joined: all of them, or as many as stay under

@@ -26,6 +26,7 @@ import { ResponsesDecoder } from './decode-stream.js'
 import { attachItem, reasoningItem } from './encode-items.js'
 import { applyStatus, responseShell } from './encode-response.js'
 import { streamErrorCode, streamErrorMessage } from './errors.js'
+import { LongTexts } from './long-text.js'
 import {
   callOutputItem,
   itemIdMaker,
@@ -49,6 +50,10 @@ interface OpenItem {
   summaryOpen?: boolean
   /** Text: the members of its delta events between `sequence_number` and the delta's value (made at the first). */
   deltaScope?: string
+  /** Text: the deltas so far (joined when the item closes, or kept as they are for a long text: long-text.ts). */
+  chunks?: string[]
+  /** Text: the characters in `chunks`. */
+  length?: number
 }
 
 const isRefusal = (providerData: ir.ProviderData | undefined) => providerData?.['chat-completions']?.refusal === true
@@ -64,9 +69,18 @@ export class ResponsesEncoder implements StreamStep<ir.StreamEvent, SseFrame> {
   private readonly done: Wire[] = []
   private outputCount = 0
   private usage: Partial<ir.Usage> = {}
+  private readonly longTexts: LongTexts
 
-  /** `names`: the request's custom tools (their calls stream as `custom_tool_call` items) and namespace functions. */
-  constructor(private readonly names: ReadonlyMap<string, CallName> = new Map()) {}
+  /**
+   * `names`: the request's custom tools (their calls stream as `custom_tool_call` items) and namespace functions;
+   * `onResponse`: called with the response of a `response.completed` / `response.incomplete` event.
+   */
+  constructor(
+    private readonly names: ReadonlyMap<string, CallName> = new Map(),
+    private readonly onResponse?: (response: Wire) => void,
+  ) {
+    this.longTexts = new LongTexts(onResponse !== undefined)
+  }
 
   push(event: ir.StreamEvent, out: SseFrame[]): void {
     if (this.ended) return
@@ -88,6 +102,7 @@ export class ResponsesEncoder implements StreamStep<ir.StreamEvent, SseFrame> {
         const attach = attachEnvelope(event.providerData)
         if (attach) this.standalone(out, attachItem(attach, this.nextId('rs')))
         const item = this.openItem(out, event.index, refusal ? 'refusal' : 'text', part, 'msg')
+        item.chunks = []
         const message = messageItem(item.id, [], 'in_progress')
         this.emit(out, 'response.output_item.added', { output_index: item.outputIndex, item: message })
         const empty = refusal ? { type: 'refusal', refusal: '' } : outputTextPart({ type: 'text', text: '' })
@@ -104,7 +119,8 @@ export class ResponsesEncoder implements StreamStep<ir.StreamEvent, SseFrame> {
         if (!item || (item.kind !== 'text' && item.kind !== 'refusal')) return
         item.part.providerData = mergeData(item.part.providerData, event.providerData)
         if (event.text === '') return
-        ;(item.part as ir.TextPart).text += event.text
+        item.chunks?.push(event.text)
+        item.length = (item.length ?? 0) + event.text.length
         // The hottest frame, written directly: the same bytes as `emit` (same key order), one JSON.stringify of the
         // delta instead of two spreads and a stringify of the whole object.
         const type = item.kind === 'refusal' ? 'response.refusal.delta' : 'response.output_text.delta'
@@ -219,7 +235,7 @@ export class ResponsesEncoder implements StreamStep<ir.StreamEvent, SseFrame> {
   }
 
   private emit(out: SseFrame[], type: string, payload: Wire): void {
-    out.push(jsonFrame(type, JSON.stringify({ type, sequence_number: this.sequence++, ...payload })))
+    out.push(this.longTexts.frame(type, JSON.stringify({ type, sequence_number: this.sequence++, ...payload })))
   }
 
   /** The response id, item ids and shell of a stream that starts (or resumes) with `event`. */
@@ -284,6 +300,7 @@ export class ResponsesEncoder implements StreamStep<ir.StreamEvent, SseFrame> {
     const part = item.part
     let complete: Wire
     if (part.type === 'text' || part.type === 'refusal') {
+      this.longTexts.close(part, item.chunks ?? [], item.length ?? 0)
       const wirePart = outputTextPart(part)
       const annotations = (wirePart.annotations as unknown[] | undefined) ?? []
       for (let i = 0; i < annotations.length; i++)
@@ -354,6 +371,7 @@ export class ResponsesEncoder implements StreamStep<ir.StreamEvent, SseFrame> {
     this.emit(out, type, { response })
     out.push({ data: '[DONE]' })
     this.ended = true
+    if (this.onResponse && type !== 'response.failed') this.onResponse(this.longTexts.materialize(response))
   }
 }
 
@@ -374,7 +392,7 @@ export function forwardResponsesStep(): StreamStep<SseMessage, string> {
 }
 
 export function encodeStreamStep(options?: EncodeStreamOptions): StreamStep<ir.StreamEvent, SseFrame> {
-  return new ResponsesEncoder(callNames(options?.request))
+  return new ResponsesEncoder(callNames(options?.request), options?.onResponse)
 }
 
 export function createEncodeStream(options?: EncodeStreamOptions): TransformStream<ir.StreamEvent, SseFrame> {
