@@ -61,7 +61,8 @@ export type Tool = FunctionTool
  * A tool the provider runs on its own servers (a Responses hosted tool, an Anthropic server tool, a Gemini built-in
  * tool), kept apart from the function tools the client runs. Only kinds with an equivalent in more than one format
  * have an IR shape; an encoder maps each to its own equivalent, or drops it with a warning (`strict`: a 400).
- * - `web-search`: Responses `web_search`, Anthropic `web_search_20250305`, Gemini `googleSearch`.
+ * - `web-search`: Responses `web_search`, chat-completions `web_search_options`, Anthropic `web_search_20250305`,
+ *   Gemini `googleSearch`.
  * Fields the IR has no slot for stay in `providerData` under the source's id (reported by other encoders).
  */
 export interface WebSearchTool {
@@ -72,8 +73,10 @@ export interface WebSearchTool {
   allowedDomains?: string[]
   /** Anthropic `blocked_domains`, Gemini `excludeDomains`. */
   blockedDomains?: string[]
-  /** The user's approximate location (Responses and Anthropic `user_location`). */
+  /** The user's approximate location (Responses and Anthropic `user_location`, chat-completions `approximate`). */
   userLocation?: { city?: string; region?: string; country?: string; timezone?: string }
+  /** How much search context the model reads (Responses and chat-completions `search_context_size`). */
+  searchContextSize?: 'low' | 'medium' | 'high'
   providerData?: ProviderData
 }
 

@@ -14,13 +14,14 @@ export function dropHostedTool(warnings: ir.Warning[], reason: string): void {
   warnings.push({ type: 'dropped', path: 'tools', message: `web search tool left out: ${reason}` })
 }
 
-type WebSearchField = 'maxUses' | 'allowedDomains' | 'blockedDomains' | 'userLocation'
+type WebSearchField = 'maxUses' | 'allowedDomains' | 'blockedDomains' | 'userLocation' | 'searchContextSize'
 
 const fieldNames: Record<WebSearchField, string> = {
   maxUses: 'use limit',
   allowedDomains: 'allowed domains',
   blockedDomains: 'blocked domains',
   userLocation: 'user location',
+  searchContextSize: 'search context size',
 }
 
 /**
@@ -51,4 +52,9 @@ export function userLocationOf(value: unknown): ir.WebSearchTool['userLocation']
   for (const key of ['city', 'region', 'country', 'timezone'] as const)
     if (typeof value[key] === 'string') out[key] = value[key] as string
   return Object.keys(out).length > 0 ? out : undefined
+}
+
+/** A `search_context_size` value (Responses `web_search`, chat-completions `web_search_options`). */
+export function isContextSize(value: unknown): value is 'low' | 'medium' | 'high' {
+  return value === 'low' || value === 'medium' || value === 'high'
 }

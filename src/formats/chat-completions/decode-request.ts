@@ -6,6 +6,7 @@ import type { Converted, RouteMatch } from '../format.js'
 import { plainFields } from './fields.js'
 import { decodeReasoningCarrier } from './reasoning-carrier.js'
 import { requestSchema, type WireAssistantMessage, type WireFunctionDef, type WireUserMessage } from './schema.js'
+import { decodeWebSearchOptions } from './web-search.js'
 
 const FORMAT = 'chat-completions'
 
@@ -289,6 +290,7 @@ export function decodeRequest(body: unknown, _route?: Partial<RouteMatch>): Conv
     const legacy = wire.function_call
     request.toolChoice = typeof legacy === 'string' ? { type: legacy } : { type: 'tool', name: legacy.name }
   }
+  if (wire.web_search_options) request.hostedTools = [decodeWebSearchOptions(wire.web_search_options)]
   if (wire.parallel_tool_calls !== undefined) request.parallelToolCalls = wire.parallel_tool_calls
   if (typeof wire.max_completion_tokens === 'number') request.maxTokens = wire.max_completion_tokens
   else if (typeof wire.max_tokens === 'number') request.maxTokens = wire.max_tokens

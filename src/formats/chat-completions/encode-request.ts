@@ -4,11 +4,11 @@ import { effortForBudget } from '../../ir/reasoning.js'
 import { toDataUrl } from '../../shared/data-url.js'
 import { endUserId } from '../../shared/end-user-id.js'
 import { reportForeignExtensions, reportForeignToolData } from '../../shared/foreign-extensions.js'
-import { dropHostedTool } from '../../shared/hosted-tools.js'
 import { applyMessagesFeatures } from '../../shared/messages-features.js'
 import type { Converted, EncodeRequestOptions } from '../format.js'
 import { plainFields } from './fields.js'
 import { encodeReasoningCarrier } from './reasoning-carrier.js'
+import { encodeWebSearchOptions } from './web-search.js'
 
 const FORMAT = 'chat-completions'
 /** Markers the decoder leaves on a message's own provider data; everything else there is a wire field. */
@@ -214,8 +214,8 @@ export function encodeRequest(source: ir.Request, _options?: EncodeRequestOption
       return { type: 'function', function: fn }
     })
   }
-  // Plain Chat Completions has no hosted tools (`web_search_options` exists only on search models).
-  for (const _ of request.hostedTools ?? []) dropHostedTool(warnings, 'Chat Completions has no hosted web search')
+  const webSearch = request.hostedTools && encodeWebSearchOptions(request.hostedTools, warnings)
+  if (webSearch) body.web_search_options = webSearch
   const toolChoice = encodeToolChoice(request)
   if (toolChoice !== undefined) body.tool_choice = toolChoice
   if (request.parallelToolCalls !== undefined) body.parallel_tool_calls = request.parallelToolCalls

@@ -6,6 +6,7 @@ import type { Converted } from '../format.js'
 import { fromFinishReason } from './finish-reason.js'
 import { encodeReasoningCarrier } from './reasoning-carrier.js'
 import { encodeUsage } from './usage.js'
+import { encodeAnnotations } from './web-search.js'
 
 const FORMAT = 'chat-completions'
 
@@ -24,12 +25,15 @@ function encodeChoice(
   let refusal: string | null = null
   const calls: Record<string, unknown>[] = []
   let extras: Record<string, unknown> | undefined
+  const annotations: Record<string, unknown>[] = []
   for (let i = 0; i < parts.length; i++) {
     const part = parts[i] as ir.AssistantPart
     const own = part.providerData?.[FORMAT]
     if (own) extras = { ...extras, ...own }
-    if (part.type === 'text') text = (text ?? '') + part.text
-    else if (part.type === 'refusal') refusal = (refusal ?? '') + part.text
+    if (part.type === 'text') {
+      if (part.citations) annotations.push(...encodeAnnotations(part.citations, text?.length ?? 0, part.text.length))
+      text = (text ?? '') + part.text
+    } else if (part.type === 'refusal') refusal = (refusal ?? '') + part.text
     else if (part.type === 'tool-call') {
       calls.push({
         id: part.id,
@@ -46,6 +50,8 @@ function encodeChoice(
   }
   const message: Record<string, unknown> = { role: 'assistant', content: text, refusal }
   if (calls.length > 0) message.tool_calls = calls
+  // A search model's own annotations (in `extras`) win over those made from another format's citations.
+  if (annotations.length > 0) message.annotations = annotations
   const carrier = encodeReasoningCarrier(parts)
   if (carrier.reasoningContent !== undefined) message.reasoning_content = carrier.reasoningContent
   if (carrier.details) message.reasoning_details = carrier.details

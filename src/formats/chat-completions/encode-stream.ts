@@ -6,6 +6,7 @@ import type { EncodeStreamOptions, SseFrame } from '../format.js'
 import { fromFinishReason } from './finish-reason.js'
 import { encodeReasoningCarrier } from './reasoning-carrier.js'
 import { encodeUsage } from './usage.js'
+import { encodeAnnotations } from './web-search.js'
 
 /**
  * IR stream events → chat-completions SSE frames (`data: <chunk>` only, `[DONE]` at the end, `: ping`
@@ -32,6 +33,8 @@ export function createEncodeStream(options?: EncodeStreamOptions): TransformStre
 
 interface BlockRecord {
   part: ir.AssistantPart
+  /** Text: where it begins in the message's content (UTF-16 units), for its citations' offsets. */
+  offset?: number
   /** chat-completions `tool_calls[].index` (ordinal among tool calls). */
   toolIndex?: number
   refusal?: boolean
@@ -59,6 +62,8 @@ class ChunkEncoder implements StreamStep<ir.StreamEvent, SseFrame> {
   private readonly blocks = new Map<number, BlockRecord>()
   private toolCount = 0
   private usage: Partial<ir.Usage> = {}
+  /** The message content's length so far (UTF-16 units): where the next text begins. */
+  private contentLength = 0
   /** A one-delta chunk around its `delta` members (set at start). */
   private head = ''
   private tail = ''
@@ -92,6 +97,7 @@ class ChunkEncoder implements StreamStep<ir.StreamEvent, SseFrame> {
         this.blocks.set(event.index, {
           part: { type: isRefusal(event.providerData) ? 'refusal' : 'text', text: '' },
           refusal: isRefusal(event.providerData),
+          offset: this.contentLength,
         })
         this.merge(event.index, event.providerData)
         return
@@ -99,6 +105,7 @@ class ChunkEncoder implements StreamStep<ir.StreamEvent, SseFrame> {
         this.merge(event.index, event.providerData)
         if (event.text === '') return
         const refusal = this.blocks.get(event.index)?.refusal ?? isRefusal(event.providerData)
+        if (!refusal) this.contentLength += event.text.length
         // The hottest frame, written directly: the same bytes as `delta` (same key order), one JSON.stringify of the
         // text instead of three objects and a stringify of the whole chunk.
         out.push(
@@ -148,7 +155,14 @@ class ChunkEncoder implements StreamStep<ir.StreamEvent, SseFrame> {
         this.delta(out, { tool_calls: [{ index: toolIndex, function: { arguments: event.argumentsDelta } }] })
         return
       }
-      case 'text-end':
+      case 'text-end': {
+        this.merge(event.index, event.providerData)
+        // A search model sends its annotations in a delta of their own, after the text they cite.
+        const offset = this.blocks.get(event.index)?.offset
+        if (event.citations?.length && offset !== undefined)
+          this.delta(out, { annotations: encodeAnnotations(event.citations, offset, this.contentLength - offset) })
+        return
+      }
       case 'reasoning-end':
       case 'tool-call-end':
         this.merge(event.index, event.providerData)

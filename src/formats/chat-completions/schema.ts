@@ -104,6 +104,21 @@ const responseFormat = z.discriminatedUnion('type', [
   }),
 ])
 
+/** Search models' `web_search_options` (the request's hosted web search). */
+const webSearchOptions = z.looseObject({
+  search_context_size: z.optional(z.nullable(z.enumOf(['low', 'medium', 'high']))),
+  user_location: z.optional(
+    z.nullable(
+      z.looseObject({
+        type: z.optional(str),
+        approximate: z.optional(
+          z.nullable(z.looseObject({ city: optStr, country: optStr, region: optStr, timezone: optStr })),
+        ),
+      }),
+    ),
+  ),
+})
+
 /** `messages` checked by hand (validate-messages.ts: no copies), issues reported with their full path. */
 const messages = z.checked<WireMessage[]>(checkMessages)
 
@@ -132,6 +147,7 @@ export const requestSchema = z.looseObject({
   response_format: z.optional(responseFormat),
   functions: z.optional(z.array(functionDef)),
   function_call: z.optional(z.union([z.enumOf(['none', 'auto']), namedFunction])),
+  web_search_options: z.optional(z.nullable(webSearchOptions)),
 })
 
 export type WireRequest = z.Infer<typeof requestSchema>

@@ -11,7 +11,7 @@
  */
 import { invalidRequest } from '../../errors.js'
 import type * as ir from '../../ir/index.js'
-import { userLocationOf } from '../../shared/hosted-tools.js'
+import { isContextSize, userLocationOf } from '../../shared/hosted-tools.js'
 import { isRecord } from '../../shared/is-record.js'
 import type { WireRequest } from './schema.js'
 import { flatName, irCallName, NAME_KEY, NAMESPACE_KEY, type NamespacedNames, namespacedKey } from './tool-names.js'
@@ -144,7 +144,7 @@ function namespaceTools(tool: Wire, path: string, out: DecodedTools, taken: Set<
   }
 }
 
-/** A `web_search*` tool → IR; fields with no IR slot (`search_context_size`, `external_web_access`) ride along. */
+/** A `web_search*` tool → IR; fields with no IR slot (`external_web_access`) ride along. */
 function webSearch(tool: Wire): ir.WebSearchTool {
   const out: ir.WebSearchTool = { type: 'web-search' }
   const rest: Wire = { '@type': tool.type }
@@ -156,6 +156,7 @@ function webSearch(tool: Wire): ir.WebSearchTool {
       if (Array.isArray(allowed) && allowed.every((d) => typeof d === 'string')) out.allowedDomains = allowed
       if (Object.keys(others).length > 0) rest.filters = others
     } else if (key === 'user_location' && userLocationOf(value)) out.userLocation = userLocationOf(value)
+    else if (key === 'search_context_size' && isContextSize(value)) out.searchContextSize = value
     else rest[key] = value
   }
   out.providerData = { [FORMAT]: rest }

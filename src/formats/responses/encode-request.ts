@@ -78,7 +78,8 @@ function encodeWebSearch(tool: ir.WebSearchTool, warnings: ir.Warning[]): Wire {
   if (own) for (const key in own) if (!key.startsWith('@')) out[key] = own[key]
   if (tool.allowedDomains) out.filters = { ...(out.filters as Wire | undefined), allowed_domains: tool.allowedDomains }
   if (tool.userLocation) out.user_location = { type: 'approximate', ...tool.userLocation }
-  reportWebSearchFields(tool, FORMAT, ['allowedDomains', 'userLocation'], warnings)
+  if (tool.searchContextSize) out.search_context_size = tool.searchContextSize
+  reportWebSearchFields(tool, FORMAT, ['allowedDomains', 'userLocation', 'searchContextSize'], warnings)
   return out
 }
 
