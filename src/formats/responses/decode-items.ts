@@ -18,7 +18,6 @@ type Wire = Record<string, unknown>
 
 /** Server-side items that only OpenAI can resolve or that record hosted execution. */
 const hostedItems = new Set([
-  'web_search_call',
   'file_search_call',
   'computer_call',
   'computer_call_output',
@@ -162,6 +161,20 @@ export function decodeItems(
         else assistant().content.push(reasoningPart(item, path, carried))
         break
       }
+      case 'web_search_call': {
+        // No other format can replay a search (Anthropic's result blocks need its encrypted content, which this item
+        // never has; Gemini and Chat Completions have no such block): what was searched stays as context text.
+        const text = webSearchText(item)
+        if (text) assistant().content.push({ type: 'text', text })
+        warnings.push({
+          type: 'changed',
+          path,
+          message: text
+            ? 'web_search_call has no equivalent outside Responses; kept as context text in the assistant turn'
+            : 'web_search_call without an action; left out',
+        })
+        break
+      }
       case 'additional_tools':
         // Its tools are the request's tools (decode-tools.ts `requestTools`): nothing for the conversation.
         break
@@ -260,4 +273,25 @@ export function reasoningPart(item: Wire, path: string, carried: Carried | undef
   // OpenAI's own encrypted reasoning goes back untouched, and only to a Responses upstream.
   if (typeof item.encrypted_content === 'string') part.providerData = reasoningData(item)
   return part
+}
+
+/** A `web_search_call` item as a line of context: what was searched or opened, and the sources, if listed. */
+function webSearchText(item: Wire): string | undefined {
+  const action = isRecord(item.action) ? item.action : undefined
+  if (!action) return undefined
+  const quote = (value: unknown) => (typeof value === 'string' ? JSON.stringify(value) : undefined)
+  let text: string | undefined
+  if (action.type === 'search') {
+    const queries = Array.isArray(action.queries) ? action.queries.map(quote).filter(Boolean) : []
+    if (queries.length === 0 && quote(action.query)) queries.push(quote(action.query))
+    text = `[web search${queries.length > 0 ? `: ${queries.join(', ')}` : ''}`
+    const sources = Array.isArray(action.sources)
+      ? action.sources.flatMap((source) => (isRecord(source) && typeof source.url === 'string' ? [source.url] : []))
+      : []
+    if (sources.length > 0) text += ` — sources: ${sources.join(', ')}`
+  } else if (action.type === 'open_page' && typeof action.url === 'string') text = `[web page opened: ${action.url}`
+  else if (action.type === 'find_in_page' && typeof action.url === 'string')
+    text = `[searched ${action.url} for ${quote(action.pattern) ?? 'text'}`
+  if (text === undefined) return undefined
+  return `${text}${item.status === 'failed' ? ' (failed)' : ''}]`
 }
