@@ -50,7 +50,7 @@ beforeAll(async () => {
     const sent = await request.clone().text()
     const answer = await gateway.fetch(request)
     if (!defect) return answer
-    const changed = defect(path, await answer.text(), sent)
+    const changed = defect(path + new URL(request.url).search, await answer.text(), sent)
     if (changed instanceof Response) return changed
     return new Response(changed, { status: answer.status, headers: answer.headers })
   }))
@@ -120,6 +120,14 @@ const defects: [string, string, Defect][] = [
       json.choices[0].message.content = 'Sunny, 18 degrees.'
       return JSON.stringify(json)
     },
+  ],
+  [
+    'content-generation:auth-query-key',
+    'Gemini’s ?key= query parameter not accepted',
+    (p, text) =>
+      /[?&]key=/.test(p)
+        ? Response.json({ error: { code: 401, message: 'no key', status: 'UNAUTHENTICATED' } }, { status: 401 })
+        : text,
   ],
   [
     'responses:count-tokens',

@@ -10,10 +10,12 @@ import {
   all,
   type Check,
   callsProblem,
+  decodes,
   errorShapeProblem,
   generate,
   judged,
   ok,
+  request,
   streamProblem,
   textProblem,
   turn,
@@ -238,6 +240,19 @@ const basicChecks: Check[] = [
       const problem = errorShapeProblem(ctx.format, exchange, [400])
       if (problem) return problem
       return exchange.text.includes('API_KEY_INVALID') ? undefined : 'no API_KEY_INVALID reason in the details'
+    },
+  },
+  {
+    id: 'auth-query-key',
+    feature: 'auth',
+    verifies: 'Gemini’s other key style: the key as the ?key= query parameter (no header) is accepted',
+    source: 'Gemini API reference (REST examples pass ?key=API_KEY)',
+    formats: ['content-generation'],
+    run: async (ctx) => {
+      if (!ctx.keyed) return 'skip: no --key given'
+      const sent = { ...request(ctx, 'text', false), keyInQuery: true }
+      const exchange = await ctx.ask(sent)
+      return ok(exchange) ?? decodes(ctx, exchange)
     },
   },
   {

@@ -81,7 +81,7 @@ async function run(options: RunOptions, sdks: ReturnType<typeof createSdkJudges>
   }
   const cache = new Map<string, Promise<Exchange>>()
   const askFor = (format: CheckFormat) => (request: Parameters<Context['ask']>[0]) => {
-    const key = `${format} ${request.path} ${request.key} ${JSON.stringify(request.body)}`
+    const key = `${format} ${request.path} ${request.key} ${request.keyInQuery} ${JSON.stringify(request.body)}`
     let exchange = cache.get(key)
     if (!exchange) {
       exchange = send(target, format, request).catch((error: Error) => {

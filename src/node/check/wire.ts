@@ -63,15 +63,21 @@ export interface SendOptions {
   body?: unknown
   /** Override the target's key (null: send none). */
   key?: string | null
+  /** Send the key as Gemini's `?key=` query parameter rather than in its header. */
+  keyInQuery?: boolean
   /** Decode the answer as this format's stream. */
   stream?: boolean
 }
 
 export async function send(target: Target, format: CheckFormat, options: SendOptions): Promise<Exchange> {
   const key = options.key === null ? undefined : (options.key ?? target.key)
-  const response = await fetch(target.origin + options.path, {
+  const query = options.keyInQuery && key !== undefined
+  const url = query
+    ? `${options.path}${options.path.includes('?') ? '&' : '?'}key=${encodeURIComponent(key)}`
+    : options.path
+  const response = await fetch(target.origin + url, {
     method: options.method ?? (options.body === undefined ? 'GET' : 'POST'),
-    headers: { ...headersFor(format, key), ...target.headers },
+    headers: { ...headersFor(format, query ? undefined : key), ...target.headers },
     ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
     signal: AbortSignal.timeout(target.timeoutMs),
   })
