@@ -87,7 +87,12 @@ export class LongTexts {
     const text = part.text
     if (typeof text !== 'string' || !text.startsWith(this.prefix)) return part
     const long = this.texts[Number(text.slice(this.prefix.length, -2))]
-    return long?.chunks ? { ...part, text: long.chunks.join('') } : part
+    if (!long?.chunks) return part
+    // Concatenated, not joined: V8 keeps the result as a rope over the chunks until someone reads its characters, so
+    // a store that only weighs it (the memory store refuses a response past its bound) costs no copy of the text.
+    let whole = ''
+    for (const chunk of long.chunks) whole += chunk
+    return { ...part, text: whole }
   }
 
   private escapedOf(text: LongText): string[] {
