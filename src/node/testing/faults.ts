@@ -4,7 +4,8 @@
  * - `break`: half the answer's bytes, then the connection is cut; `reset-mid-event` / `reset-between-events`: a stream
  *   cut inside, or right after, the event at its middle (the events before it arrive whole);
  * - `stall`: the first half (a stream: its first half of events), then nothing more; `stall-after-headers`: the
- *   headers, then nothing; `trickle`: the whole answer, 64 bytes every 8 ms;
+ *   headers, then nothing; `trickle`: the whole answer in pieces of 64 bytes or more
+ *   (at most 16), one every 8 ms;
  * - `malformed-json` / `malformed-sse`: a truncated JSON body / an event stream whose data is not JSON, with a 200;
  * - `wrong-content-type`: the valid answer labelled `text/html`; `error-200`: the format's error body with a 200;
  * - `html-error`: a proxy's 502 HTML page; `huge-body`: a 600 KiB JSON body sent chunked (no content-length).
@@ -65,12 +66,14 @@ function partial(head: string, then: 'cut' | 'stall'): ReadableStream<Uint8Array
 
 function trickle(text: string): ReadableStream<Uint8Array> {
   const bytes = encoder.encode(text)
+  // At most 16 pieces, so that a long answer still arrives well within a gateway's total timeout on a busy machine.
+  const size = Math.max(64, Math.ceil(bytes.length / 16))
   let at = 0
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       if (at > 0) await later(8)
-      controller.enqueue(bytes.subarray(at, at + 64))
-      at += 64
+      controller.enqueue(bytes.subarray(at, at + size))
+      at += size
       if (at >= bytes.length) controller.close()
     },
   })
