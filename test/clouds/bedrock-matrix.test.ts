@@ -16,6 +16,7 @@ import {
 } from '../../src/node/testing/clouds/bedrock.js'
 import { createStrictUpstream } from '../../src/node/testing/index.js'
 import { formatIds, type Json, post, summarize, summarizeSse, wireRequest } from '../gateway-helpers.js'
+import { secondTurn } from './matrix.js'
 import { startMockBedrock } from './mock-backend.js'
 
 let bedrock: BedrockStandIn
@@ -147,56 +148,6 @@ describe.each(formatIds)('%s client', (format) => {
 })
 
 describe('thinking on Converse: the signature Bedrock issued comes back through every client format', () => {
-  /** The client's second turn: its first answer replayed, then the tool's result. */
-  function secondTurn(format: FormatId, first: Json, firstRequest: Json): Json {
-    if (format === 'messages') {
-      const call = first.content.find((block: Json) => block.type === 'tool_use')
-      return {
-        ...firstRequest,
-        messages: [
-          ...firstRequest.messages,
-          { role: 'assistant', content: first.content },
-          { role: 'user', content: [{ type: 'tool_result', tool_use_id: call.id, content: '18C and sunny' }] },
-        ],
-      }
-    }
-    if (format === 'chat-completions') {
-      const message = first.choices[0].message
-      return {
-        ...firstRequest,
-        messages: [
-          ...firstRequest.messages,
-          message,
-          { role: 'tool', tool_call_id: message.tool_calls[0].id, content: '18C and sunny' },
-        ],
-      }
-    }
-    if (format === 'responses') {
-      const call = first.output.find((item: Json) => item.type === 'function_call')
-      return {
-        ...firstRequest,
-        input: [
-          ...firstRequest.input,
-          ...first.output,
-          { type: 'function_call_output', call_id: call.call_id, output: '18C and sunny' },
-        ],
-      }
-    }
-    const parts = first.candidates[0].content.parts
-    const call = parts.find((part: Json) => part.functionCall)
-    return {
-      ...firstRequest,
-      contents: [
-        ...firstRequest.contents,
-        { role: 'model', parts },
-        {
-          role: 'user',
-          parts: [{ functionResponse: { name: call.functionCall.name, response: { result: '18C and sunny' } } }],
-        },
-      ],
-    }
-  }
-
   it.each(formatIds)(
     '%s client: reasoning with a signature, then the tool round trip is accepted by the stand-in',
     async (format) => {

@@ -9,9 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createGateway } from '../../src/gateway/create-gateway.js'
 import type { FormatId } from '../../src/ir/index.js'
 import { createStrictUpstream, type StrictCloud, type StrictCloudUpstream } from '../../src/node/testing/index.js'
-import { formatIds, pngBase64, summarize, summarizeSse } from '../gateway-helpers.js'
+import { formatIds, type Json, pngBase64, post, summarize, summarizeSse, wireRequest } from '../gateway-helpers.js'
 import { type Running, serve } from '../sdk/servers.js'
-import { sendWire } from './matrix.js'
+import { secondTurn, sendWire } from './matrix.js'
 
 const clouds: Array<{ name: string; cloud: StrictCloud; model: string }> = [
   {
@@ -71,5 +71,43 @@ describe('every client format → each cloud, with an image and with reasoning',
     if (scenario === 'image') expect(sent).toContain(pngBase64.slice(0, 40))
     // The reasoning reaches every client format that has a place for it (chat-completions: `reasoning_content`).
     else expect(text).toContain(answer.reasoning.slice(0, 12))
+  })
+})
+
+describe('thinking with signatures: a tool round trip through every client format reaches each cloud as it accepts it', () => {
+  const rows = clouds.flatMap(({ name, cloud, model }) =>
+    formatIds.map((client) => [name, client, cloud, model] as const),
+  )
+  it.each(rows)('%s ← %s', async (_name, client, cloud, model) => {
+    const upstream = await createStrictUpstream({
+      ...cloud,
+      script: [
+        {
+          reasoning: 'The user wants the weather.',
+          toolCalls: [{ name: 'get_weather', arguments: { city: 'Paris' } }],
+        },
+        { text: 'Sunny in Paris.' },
+      ],
+    })
+    try {
+      const gw = createGateway({ upstreams: { cloud: upstream.upstream }, models: { m: { upstream: 'cloud', model } } })
+      const { path, body } = wireRequest(client, 'm', { text: 'Weather in Paris?', tools: true, reasoning: true })
+      const first = await gw.fetch(post(client, path, body))
+      const firstBody = (await first.json()) as Json
+      expect(first.status, JSON.stringify(firstBody)).toBe(200)
+      expect(summarize(client, firstBody).tools).toEqual(['get_weather'])
+      const second = await gw.fetch(post(client, path, secondTurn(client, firstBody, body)))
+      const text = await second.text()
+      expect(upstream.rejections).toEqual([])
+      expect(second.status, text).toBe(200)
+      expect(summarize(client, JSON.parse(text)).text).toBe('Sunny in Paris.')
+      const replayed = JSON.stringify(upstream.requests[1]?.body)
+      // The signature the cloud's model issued on turn 1 is in turn 2 (Azure chat completions has none).
+      const issued = /"(signature|thoughtSignature|encrypted_content)":"([^"]+)"/.exec(JSON.stringify(firstBody))
+      if (cloud.format !== 'chat-completions' && issued && !issued[2]?.startsWith('il1.'))
+        expect(replayed).toContain(issued[2])
+    } finally {
+      await upstream.close()
+    }
   })
 })
