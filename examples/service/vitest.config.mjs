@@ -6,6 +6,9 @@ export default defineConfig({
     globalSetup: ['test/global-setup.mjs'],
     reporters: ['default', 'json'],
     outputFile: { json: '.vitest-results.json' },
+    // Two files at a time: they mostly wait (for service processes, the browser, PostgreSQL, flush intervals), each on
+    // its own database and ports.
+    maxWorkers: 2,
     testTimeout: 60_000,
     hookTimeout: 120_000,
   },

@@ -19,7 +19,7 @@ describe.skipIf(!testDatabases().includes('postgres'))('two instances on one Pos
   let mail, database, env, a, b
   beforeAll(async () => {
     mail = await startMailCatcher()
-    database = await testDatabase('postgres')
+    database = await testDatabase('postgres', { empty: true })
     env = { ...database.env, SMTP_URL: mail.url, MAIL_FROM: 'test@127.0.0.1' }
     const started = await Promise.allSettled([startService(env), startService(env)])
     ;[a, b] = started.map((s) => (s.status === 'fulfilled' ? s.value : undefined))
@@ -49,7 +49,7 @@ describe.skipIf(!testDatabases().includes('postgres'))('two instances on one Pos
   it('eight openings of one empty database at once: all succeed, each migration applied once', async () => {
     // Drizzle's migrator alone fails this (two of three concurrent runs: duplicate key in pg_type); the advisory lock in
     // src/db.mjs serialises them.
-    const fresh = await testDatabase('postgres')
+    const fresh = await testDatabase('postgres', { empty: true })
     const opened = await Promise.all(Array.from({ length: 8 }, () => openDatabase(fresh.config)))
     try {
       expect(await opened[0].query('SELECT count(*)::int AS n FROM drizzle.__drizzle_migrations')).toEqual([

@@ -117,7 +117,7 @@ describe.skipIf(!testDatabases().includes('postgres'))('two instances behind a r
 
   it('a requests-a-minute limit set on the keys page holds across both instances', async () => {
     const key = await createKey(page, { rpm: '40' })
-    await windowWithRoom(20)
+    await windowWithRoom(10)
     const statuses = []
     for (let i = 0; i < 60; i++) {
       const { status, error } = await chat(key, proxy)
@@ -133,7 +133,7 @@ describe.skipIf(!testDatabases().includes('postgres'))('two instances behind a r
 
   it('a tokens-a-minute limit holds across both instances (within the answers in flight)', async () => {
     const key = await createKey(page, { tpm: '300' })
-    await windowWithRoom(20)
+    await windowWithRoom(10)
     let tokens = 0
     let largest = 0
     let refused = 0

@@ -69,7 +69,7 @@ it('migrations/ is up to date with src/schema.mjs (otherwise: npm run db:generat
 describe.each(testDatabases())('on %s', (kind) => {
   let database, before, adopted
   beforeAll(async () => {
-    database = await testDatabase(kind)
+    database = await testDatabase(kind, { empty: true })
   })
   afterAll(() => database?.cleanup())
 

@@ -1,7 +1,8 @@
 /**
  * Which databases the service suites run against: both by default (`pglite`: the embedded database in a temporary
  * directory; `postgres`: a fresh database on the PostgreSQL server test/global-setup.mjs started). Narrow it with
- * TEST_DATABASES=pglite (or =postgres) while developing.
+ * TEST_DATABASES=pglite (or =postgres) while developing. A fresh database is a copy of the run's migrated template
+ * (test/global-setup.mjs), or empty with `{ empty: true }` (for what migrating an empty database does).
  *
  *   describe.each(testDatabases())('on %s', (kind) => {
  *     let database
@@ -10,7 +11,7 @@
  *     // openDatabase(database.config), or env DATABASE_URL / DATA_DIR for a spawned server: database.env
  *   })
  */
-import { mkdtempSync, rmSync } from 'node:fs'
+import { cpSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createDatabase } from './postgres.mjs'
@@ -21,16 +22,21 @@ export function testDatabases() {
   return kinds
 }
 
-/** A fresh, empty database of that kind: `config` for openDatabase, `env` for a service process, `cleanup()`. */
-export async function testDatabase(kind) {
+/**
+ * A fresh database of that kind, migrated (a copy of the run's template) or `empty`: `config` for openDatabase, `env`
+ * for a service process, `cleanup()`.
+ */
+export async function testDatabase(kind, { empty = false } = {}) {
+  const { inject } = await import('vitest')
   if (kind === 'postgres') {
-    const { inject } = await import('vitest')
     const admin = inject('postgresUrl')
     if (!admin) throw new Error('no PostgreSQL server: test/global-setup.mjs did not start one (TEST_DATABASES?)')
-    const databaseUrl = await createDatabase(admin)
+    const databaseUrl = await createDatabase(admin, undefined, empty ? undefined : inject('postgresTemplate'))
     return { kind, config: { databaseUrl }, env: { DATABASE_URL: databaseUrl }, cleanup: async () => {} }
   }
   const dataDir = mkdtempSync(join(tmpdir(), 'interlingua-service-'))
+  const template = inject(empty ? 'pgliteEmptyTemplate' : 'pgliteTemplate')
+  if (template) cpSync(template, dataDir, { recursive: true })
   return {
     kind,
     config: { dataDir },

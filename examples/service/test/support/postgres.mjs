@@ -125,17 +125,22 @@ export async function startPostgres({ fsync = false } = {}) {
   }
 }
 
-/** Creates a database on the server at `adminUrl` (a URL of an existing database); resolves to the new one's URL. */
+/**
+ * Creates a database on the server at `adminUrl` (a URL of an existing database), empty or as a copy of `template` (a
+ * database nobody is connected to); resolves to the new one's URL.
+ */
 export async function createDatabase(
   adminUrl,
   name = `test_${process.pid}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 6)}`,
+  template = undefined,
 ) {
-  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`not a plain database name: ${name}`)
+  for (const plain of [name, template ?? name])
+    if (!/^[a-z_][a-z0-9_]*$/.test(plain)) throw new Error(`not a plain database name: ${plain}`)
   const { default: pg } = await import('pg')
   const client = new pg.Client({ connectionString: adminUrl })
   await client.connect()
   try {
-    await client.query(`CREATE DATABASE ${name}`)
+    await client.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`)
   } finally {
     await client.end()
   }
