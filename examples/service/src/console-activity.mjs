@@ -21,7 +21,12 @@ export function mountActivity(app, { db, keys, flushUsage, requestLog, forged, r
   })
   const accountView = async (c, flash, status = 200) => {
     const account = c.get('account')
-    const [counts] = await db.query('SELECT count(*)::int AS keys FROM api_keys WHERE account_id = $1', [account.id])
+    await flushUsage() // this instance's latest requests are counted
+    const [counts] = await db.query(
+      `SELECT (SELECT count(*)::int FROM api_keys WHERE account_id = $1) AS keys,
+         (SELECT coalesce(sum(requests), 0)::int FROM usage_daily WHERE account_id = $1) AS requests`,
+      [account.id],
+    )
     return c.html(accountPage({ account, csrf: account.csrf, flash, counts }), status)
   }
   app.get('/account', (c) => accountView(c))

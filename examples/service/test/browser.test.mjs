@@ -287,10 +287,14 @@ describe.each(databases)('the console in Chromium, on %s', (databaseKind) => {
       expect(text).toMatch(/\b200\b/)
       expect(text).toMatch(/\d+ ms/)
     }
-    // Three client formats, three of them streamed; the embedded mock model upstream.
-    for (const format of ['chat-completions', 'messages', 'content-generation'])
-      expect(texts.filter((text) => text.includes(format))).toHaveLength(2)
-    expect(texts.filter((text) => /stream/.test(text))).toHaveLength(3)
+    // Three client formats (named as people know them), three of them streamed — only those show a first byte; the
+    // embedded mock model upstream.
+    for (const client of ['OpenAI Chat', 'Anthropic Messages', 'Gemini'])
+      expect(texts.filter((text) => text.includes(client))).toHaveLength(2)
+    const streamed = texts.filter((text) => /stream/.test(text))
+    expect(streamed).toHaveLength(3)
+    for (const text of streamed) expect(text.match(/\d+ ms/g)).toHaveLength(2)
+    for (const text of texts.filter((text) => !/stream/.test(text))) expect(text.match(/\d+ ms/g)).toHaveLength(1)
     expect(texts.every((text) => text.includes('mock'))).toBe(true)
     expect(await alice.content()).not.toContain(key)
     await shot(alice, 'logs')
@@ -324,6 +328,7 @@ describe.each(databases)('the console in Chromium, on %s', (databaseKind) => {
 
     await bob.goto(`${base}/usage`)
     expect(await bob.getByText('No requests yet').isVisible()).toBe(true)
+    expect(await bob.locator('figure.chart').count()).toBe(0) // no empty chart above it
     expect(await bob.content()).not.toContain(keyName)
     await shot(bob, 'usage-empty')
     expect((await sdks(bobKey).openai.models.list()).data.map((m) => m.id)).toContain(model)
@@ -440,6 +445,11 @@ describe.each(databases)('the console in Chromium, on %s', (databaseKind) => {
     await erin.goto(`${base}/logs`) // written to the database on the way (usage and the request log)
     expect(await erin.getByRole('row', { name: /erin key/ }).count()).toBe(1)
     await erin.goto(`${base}/account`)
+    // What goes, counted in words (one key, one request).
+    const losses = await erin.getByRole('list').filter({ hasText: 'API key' }).innerText()
+    expect(losses).toMatch(/Your 1 API key — refused on every instance/)
+    expect(losses).toMatch(/1 request recorded/)
+    expect(losses).not.toMatch(/\(s\)/)
     await shot(erin, 'account')
     await erin.getByLabel(/Type your e-mail address/).fill('someone@example.com')
     await erin.getByRole('button', { name: 'Delete my account' }).click()
