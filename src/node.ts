@@ -261,7 +261,7 @@ export function toNodeListener(
   }
 }
 
-export { type CliConfig, loadCliConfig } from './node/cli-config.js'
+export { type CliConfig, type CloudRoute, loadCliConfig } from './node/cli-config.js'
 export { createNodeFetch, type NodeFetchOptions } from './node/fetch.js'
 export { createNodeMediaFetch, type NodeMediaFetchOptions } from './node/media-fetch.js'
 export { createNodeTransport, type NodeTransportOptions } from './node/upstream.js'

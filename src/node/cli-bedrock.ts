@@ -47,5 +47,13 @@ export function bedrockFromEnv(env: NodeJS.ProcessEnv): Cloud | undefined {
     }),
     summary: `upstream bedrock (Amazon Bedrock, ${where}) — ${from}; models bedrock/<modelId> (Anthropic → InvokeModel, others → Converse), bedrock-converse/<modelId>`,
     listed: listedIds(env.BEDROCK_MODELS, ['bedrock', 'bedrock-converse']),
+    routes: [
+      {
+        id: 'bedrock/<modelId>',
+        upstream: 'Amazon Bedrock',
+        note: 'Claude (anthropic.…, us.anthropic.…) through InvokeModel, every other model through Converse',
+      },
+      { id: 'bedrock-converse/<modelId>', upstream: 'Amazon Bedrock', note: 'any model through Converse' },
+    ],
   }
 }

@@ -22,6 +22,15 @@ export interface Cloud {
   summary: string
   /** The `<prefix>/<model>` ids the model listings show (each cloud's `…_MODELS`/`…_DEPLOYMENTS` variable). */
   listed: string[]
+  /** How clients name this cloud's models: `bedrock/<modelId>`…, with what each reaches (for a model list page). */
+  routes: CloudRoute[]
+}
+
+/** One way of naming a cloud's models, for people: `{ id: 'vertex/<model>', upstream: 'Google Vertex AI', note }`. */
+export interface CloudRoute {
+  id: string
+  upstream: string
+  note: string
 }
 
 type Env = NodeJS.ProcessEnv
@@ -59,6 +68,13 @@ function azureFromEnv(env: Env): Cloud | undefined {
     route: (model, client) => ({ upstream: client === 'responses' ? 'azure-responses' : 'azure', model }),
     summary: `upstream azure (Azure OpenAI, ${api}) at ${endpoint} — key from AZURE_OPENAI_API_KEY; models azure/<deployment>`,
     listed: listedIds(env.AZURE_OPENAI_DEPLOYMENTS, ['azure']),
+    routes: [
+      {
+        id: 'azure/<deployment>',
+        upstream: 'Azure OpenAI',
+        note: 'Responses clients to /responses, the others to /chat/completions',
+      },
+    ],
   }
 }
 
@@ -95,6 +111,10 @@ function vertexFromEnv(env: Env): Cloud | undefined {
     route: (model) => ({ upstream: model.startsWith('claude-') ? 'vertex-anthropic' : 'vertex', model }),
     summary: `upstream vertex (Vertex AI, project ${project}, location ${location}${env.VERTEX_BASE_URL ? ` at ${env.VERTEX_BASE_URL}` : ''}) — service account ${key.client_email}; models vertex/<model> (claude-… → Anthropic)`,
     listed: listedIds(env.VERTEX_MODELS, ['vertex']),
+    routes: [
+      { id: 'vertex/<model>', upstream: 'Google Vertex AI', note: 'Gemini models (generateContent)' },
+      { id: 'vertex/claude-<model>', upstream: 'Google Vertex AI', note: 'Claude models (rawPredict)' },
+    ],
   }
 }
 

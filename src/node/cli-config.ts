@@ -2,7 +2,9 @@
 import { readFileSync } from 'node:fs'
 import type { GatewayOptions, UpstreamOptions } from '../gateway/options.js'
 import type { MemoryResponseStoreOptions } from '../gateway/response-store.js'
-import { cloudsFromEnv } from './cli-clouds.js'
+import { type CloudRoute, cloudsFromEnv } from './cli-clouds.js'
+
+export type { CloudRoute } from './cli-clouds.js'
 
 /** What the CLI was told: flags first, then the environment, then the config file, then defaults. */
 export interface CliConfig {
@@ -13,6 +15,8 @@ export interface CliConfig {
   summary: string[]
   /** True when no client key is required. */
   openAccess: boolean
+  /** How clients name the clouds' models (`bedrock/<modelId>`…), for a model list page. */
+  cloudRoutes: CloudRoute[]
 }
 
 interface ConfigFile {
@@ -145,5 +149,6 @@ export function loadCliConfig(argv: readonly string[], env: NodeJS.ProcessEnv): 
     .filter(Boolean)
   const apiKeys = [...keys, ...(file.apiKeys ?? [])]
   if (apiKeys.length > 0) gateway.apiKeys = apiKeys
-  return { host, port, gateway, summary, openAccess: apiKeys.length === 0 }
+  const cloudRoutes = clouds.flatMap((cloud) => cloud.routes)
+  return { host, port, gateway, summary, openAccess: apiKeys.length === 0, cloudRoutes }
 }

@@ -92,6 +92,20 @@ describe('CLI: cloud environment variables', () => {
     }
   })
 
+  it('cloudRoutes: how clients name the models of each configured cloud (for a model page)', () => {
+    expect(loadCliConfig([], {}).cloudRoutes).toEqual([])
+    const env = { ...cloudEnv(), AWS_REGION: 'us-west-2', AWS_BEARER_TOKEN_BEDROCK: 'bedrock-key' }
+    const routes = loadCliConfig([], env).cloudRoutes
+    expect(routes.map((route) => [route.id, route.upstream])).toEqual([
+      ['azure/<deployment>', 'Azure OpenAI'],
+      ['vertex/<model>', 'Google Vertex AI'],
+      ['vertex/claude-<model>', 'Google Vertex AI'],
+      ['bedrock/<modelId>', 'Amazon Bedrock'],
+      ['bedrock-converse/<modelId>', 'Amazon Bedrock'],
+    ])
+    for (const route of routes) expect(route.note).toBeTruthy()
+  })
+
   it('a credentials file that is not a service-account key is refused with its type named', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'interlingua-cli-')), 'adc.json')
     writeFileSync(file, JSON.stringify({ type: 'authorized_user', client_id: 'x', refresh_token: 'secret-refresh' }))
