@@ -23,7 +23,7 @@ const maxAttempts = 5
 
 /**
  * @param {{ db: any, mailer: { send: (to: string, code: string) => Promise<void>, logged: boolean },
- *   gatewayOptions: import('interlingua/gateway').GatewayOptions, models: Array<{id: string, format: string, supports: string}>,
+ *   gatewayOptions: import('interlingua/gateway').GatewayOptions, models: Array<{id: string, format: string, supports: string, pattern?: boolean}>,
  *   publicUrl: string, keyRateLimit?: number, usageFlushMs?: number }} config
  */
 export async function createService(config) {
@@ -243,7 +243,10 @@ export async function createService(config) {
     return c.redirect('/signup')
   })
 
-  const modelIds = config.models.map((m) => m.id)
+  // Ids for the key form's example and the new key's snippets: concrete ones first (a cloud's `bedrock/<modelId>` is a
+  // pattern, shown on the models page).
+  const concrete = config.models.filter((m) => !m.pattern)
+  const modelIds = (concrete.length ? concrete : config.models).map((m) => m.id)
   const defaults = { rpm: config.keyRateLimit ?? 600, tpm: config.keyTokenLimit }
   async function signedIn(c, next) {
     const account = await session(c)

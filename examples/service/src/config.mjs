@@ -17,7 +17,9 @@ export function loadConfig(argv = process.argv.slice(2), env = process.env) {
   delete gatewayOptions.responseStore
   delete gatewayOptions.reasoningStore
   const upstreams = Object.entries(gatewayOptions.upstreams ?? {})
-  const models = gatewayOptions.models
+  // The clouds (Bedrock, Vertex AI, Azure OpenAI, from their own variables) are listed by their routes below.
+  const firstParty = upstreams.filter(([, upstream]) => !upstream.provider)
+  const configured = gatewayOptions.models
     ? Object.entries(gatewayOptions.models).map(([id, route]) => ({
         id,
         format: gatewayOptions.upstreams?.[route.upstream]?.format ?? 'mock',
@@ -25,11 +27,12 @@ export function loadConfig(argv = process.argv.slice(2), env = process.env) {
       }))
     : upstreams.length === 0
       ? [{ id: 'interlingua-mock', format: 'embedded mock model', supports: `${supports} (deterministic)` }]
-      : upstreams.map(([name, upstream]) => ({
+      : firstParty.map(([name, upstream]) => ({
           id: defaults[name]?.id ?? `${name}/<model>`,
           format: upstream.format,
           supports,
         }))
+  const models = [...configured, ...cloudModels(gatewayOptions.listedModels ?? [], cli.cloudRoutes ?? [])]
   return {
     host: cli.host,
     port: cli.port,
@@ -52,6 +55,25 @@ export function loadConfig(argv = process.argv.slice(2), env = process.env) {
       'conversation state (Responses store, reasoning): in the database, shared by every instance',
     ],
   }
+}
+
+/**
+ * The clouds' models for the console: each listed id (BEDROCK_MODELS, VERTEX_MODELS, AZURE_OPENAI_DEPLOYMENTS) with the
+ * cloud and API it reaches, then each cloud's id patterns (`bedrock/<modelId>`…), which take any id.
+ */
+function cloudModels(listed, routes) {
+  const literal = (route) => route.id.slice(route.id.indexOf('/') + 1).split('<')[0]
+  const routeOf = (id) => {
+    const prefix = id.slice(0, id.indexOf('/') + 1)
+    const rest = id.slice(prefix.length)
+    const same = routes.filter((route) => route.id.startsWith(prefix))
+    return same.find((route) => literal(route) && rest.startsWith(literal(route))) ?? same.find((r) => !literal(r))
+  }
+  const describe = (route) => (route ? `${route.upstream} — ${route.note}` : 'cloud')
+  return [
+    ...listed.map((id) => ({ id, format: describe(routeOf(id)), supports })),
+    ...routes.map((route) => ({ id: route.id, format: describe(route), supports, pattern: true })),
+  ]
 }
 
 function logLevelOf(value) {

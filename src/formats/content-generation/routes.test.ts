@@ -17,6 +17,16 @@ describe('matchRoute', () => {
     ['/v1beta/models/m:streamGenerateContent', { kind: 'generate', model: 'm', stream: true, streamJsonArray: true }],
     ['/v1beta/models/m:countTokens', { kind: 'count-tokens', model: 'm' }],
     ['/gemini/v1beta/models/my%20model.v2:generateContent', { kind: 'generate', model: 'my model.v2', stream: false }],
+    // A gateway's prefixed ids, as the Gemini SDK sends them (slashes and colons as they are).
+    [
+      '/v1beta/models/vertex/gemini-2.5-flash:generateContent',
+      { kind: 'generate', model: 'vertex/gemini-2.5-flash', stream: false },
+    ],
+    [
+      '/v1beta/models/bedrock/anthropic.claude-sonnet-4-5-20250929-v1:0:streamGenerateContent?alt=sse',
+      { kind: 'generate', model: 'bedrock/anthropic.claude-sonnet-4-5-20250929-v1:0', stream: true },
+    ],
+    ['/v1beta/models/azure/gpt-4o:countTokens', { kind: 'count-tokens', model: 'azure/gpt-4o' }],
   ])('POST %s', (url, expected) => {
     expect(matchRoute(req('POST', url))).toEqual(expected)
   })
@@ -30,6 +40,10 @@ describe('matchRoute', () => {
     expect(matchRoute(req('GET', '/v1/models'))).toBeUndefined()
     expect(matchRoute(req('GET', '/v1/models', { 'x-goog-api-key': 'k' }))).toEqual({ kind: 'list-models' })
     expect(matchRoute(req('GET', '/v1/models/x?key=k'))).toEqual({ kind: 'get-model', model: 'x' })
+    expect(matchRoute(req('GET', '/v1beta/models/bedrock/amazon.nova-pro-v1:0'))).toEqual({
+      kind: 'get-model',
+      model: 'bedrock/amazon.nova-pro-v1:0',
+    })
   })
 
   it('ignores what is not its own', () => {
