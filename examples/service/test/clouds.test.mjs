@@ -16,7 +16,7 @@ import { createStrictUpstream } from 'interlingua/testing'
 import OpenAI from 'openai'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { browser, createKey, signUp, startMailCatcher } from './support/client.mjs'
-import { testDatabase, testDatabases } from './support/databases.mjs'
+import { fastest, testDatabase } from './support/databases.mjs'
 import { startService } from './support/processes.mjs'
 
 const said = {
@@ -70,7 +70,7 @@ describe('the service in front of Bedrock, Vertex AI and Azure OpenAI, from thei
     const keyFile = join(keyDir, 'service-account.json')
     writeFileSync(keyFile, JSON.stringify(vertex.auth.serviceAccount))
     mail = await startMailCatcher()
-    database = await testDatabase(testDatabases()[0])
+    database = await testDatabase(fastest())
     service = await startService({
       ...database.env,
       SMTP_URL: mail.url,

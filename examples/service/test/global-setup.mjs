@@ -1,18 +1,32 @@
 /**
  * Vitest global setup: one PostgreSQL server for the whole run (unless TEST_DATABASES leaves it out), and a migrated
- * template of each database kind — a PGlite data directory and a PostgreSQL database — made once, so a suite's fresh
- * database is a copy (PGlite: ~2 s instead of ~20 s for its initdb; PostgreSQL: `CREATE DATABASE … TEMPLATE`); an empty
- * PGlite database is a copy of a cluster just made by initdb. Test
- * files get them with `inject(…)` through test/support/databases.mjs; suites that need an empty database (migrations,
- * adoption, racing instances) ask for one. Everything is stopped and removed afterwards, also when tests fail. Missing
- * server binaries fail the run here, with how to install them.
+ * template of each database kind, made once, so a suite's fresh database is a copy: a PostgreSQL database
+ * (`CREATE DATABASE … TEMPLATE`) and a PGlite data directory (~2 s to copy instead of ~20 s for PGlite's initdb on a
+ * busy machine; kept between runs, see `pgliteTemplates`). Test files get them with `inject(…)` through
+ * test/support/databases.mjs; suites that need an empty database (migrations, adoption, racing instances) ask for one.
+ * The server is stopped and removed afterwards, also when tests fail. Missing server binaries fail the run here, with
+ * how to install them.
  */
-import { cpSync, mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { createHash } from 'node:crypto'
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+} from 'node:fs'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { openDatabase } from '../src/db.mjs'
 import { testDatabases } from './support/databases.mjs'
 import { createDatabase, startPostgres } from './support/postgres.mjs'
+
+const serviceDir = fileURLToPath(new URL('..', import.meta.url))
+const migrationsDir = join(serviceDir, 'migrations')
 
 /** Applies the migrations to a database, then closes it: what every copy starts from. */
 async function migrated(config) {
@@ -29,23 +43,51 @@ async function postgresTemplate() {
   return { server, template }
 }
 
-/** PGlite's initdb once: an empty cluster (for `{ empty: true }`) and a migrated copy of it. */
+/**
+ * PGlite's initdb once: an empty cluster (for `{ empty: true }`) and a migrated copy of it — kept between runs in
+ * node_modules/.cache (keyed by PGlite's version and the migrations' contents; made in a scratch directory and renamed
+ * into place, so concurrent runs never see half of one). Nobody writes to a template: suites get copies.
+ */
 async function pgliteTemplates() {
   const started = Date.now()
-  const empty = mkdtempSync(join(tmpdir(), 'interlingua-template-empty-'))
   const { PGlite } = await import('@electric-sql/pglite')
-  await (await PGlite.create(empty)).close()
-  const dataDir = mkdtempSync(join(tmpdir(), 'interlingua-template-'))
-  cpSync(empty, dataDir, { recursive: true })
-  await migrated({ dataDir })
-  console.log(`[test] PGlite templates made (${Date.now() - started} ms)`)
-  return {
-    empty,
-    dataDir,
-    cleanup: () => {
-      for (const dir of [empty, dataDir]) rmSync(dir, { recursive: true, force: true })
-    },
+  const manifest = join(serviceDir, 'node_modules', '@electric-sql', 'pglite', 'package.json')
+  const { version } = JSON.parse(readFileSync(manifest, 'utf8'))
+  const hash = createHash('sha256').update(version)
+  for (const file of readdirSync(migrationsDir, { recursive: true }).sort()) {
+    const path = join(migrationsDir, file)
+    if (statSync(path).isFile()) hash.update(file).update(readFileSync(path))
   }
+  const cache = join(serviceDir, 'node_modules', '.cache', 'service-tests')
+  const empty = join(cache, `pglite-${version}-empty`)
+  const dataDir = join(cache, `pglite-${hash.digest('hex').slice(0, 16)}`)
+  const made = []
+  const make = async (target, fill) => {
+    if (existsSync(target)) return
+    mkdirSync(cache, { recursive: true })
+    const scratch = mkdtempSync(join(cache, 'scratch-'))
+    try {
+      await fill(scratch)
+      renameSync(scratch, target)
+      made.push(target === empty ? 'empty' : 'migrated')
+    } catch (error) {
+      rmSync(scratch, { recursive: true, force: true })
+      if (!existsSync(target)) throw error // else another run made it meanwhile
+    }
+  }
+  await make(empty, async (dir) => (await PGlite.create(dir)).close())
+  await make(dataDir, async (dir) => {
+    cpSync(empty, dir, { recursive: true })
+    await migrated({ dataDir: dir })
+  })
+  // Older templates (other migrations, another PGlite) are not needed again.
+  for (const entry of readdirSync(cache))
+    if (entry.startsWith('pglite-') && ![empty, dataDir].includes(join(cache, entry)))
+      rmSync(join(cache, entry), { recursive: true, force: true })
+  console.log(
+    `[test] PGlite templates ${made.length ? `made (${made.join(', ')})` : 'from the cache'} (${Date.now() - started} ms)`,
+  )
+  return { empty, dataDir }
 }
 
 export default async function setup(project) {
@@ -64,6 +106,5 @@ export default async function setup(project) {
   }
   return async () => {
     await postgres?.server.stop()
-    pglite?.cleanup()
   }
 }

@@ -91,13 +91,13 @@ describe.skipIf(!testDatabases().includes('postgres'))('two instances behind a r
   it('an instance that lost its listening connection re-subscribes; a revocation still reaches it within 1 s', async () => {
     const key = await cachedKey()
     const { rows } = await sql.query(
-      `SELECT pg_terminate_backend(pid) AS done FROM pg_stat_activity WHERE application_name = 'interlingua-listen'`,
+      `SELECT pg_terminate_backend(pid) AS done FROM pg_stat_activity WHERE application_name = 'interlingua-listen' AND datname = current_database()`,
     )
     expect(rows.length).toBe(2) // one listening connection per instance
     const listening = async () =>
       (
         await sql.query(
-          `SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'interlingua-listen' AND query ILIKE 'LISTEN%'`,
+          `SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'interlingua-listen' AND datname = current_database() AND query ILIKE 'LISTEN%'`,
         )
       ).rows[0].n
     // Right after the loss (cache dropped, bypassed until listening again) and once both listen again alike.
@@ -110,7 +110,7 @@ describe.skipIf(!testDatabases().includes('postgres'))('two instances behind a r
       for (const ms of times) expect(ms).toBeLessThan(1_000)
     }
     const { rows: again } = await sql.query(
-      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'interlingua-listen'`,
+      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'interlingua-listen' AND datname = current_database()`,
     )
     expect(again[0].n).toBe(2)
   })

@@ -7,7 +7,7 @@ import { createServer } from 'node:http'
 import OpenAI from 'openai'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { browser, createKey, signUp, startMailCatcher } from './support/client.mjs'
-import { testDatabase, testDatabases } from './support/databases.mjs'
+import { fastest, testDatabase } from './support/databases.mjs'
 import { startService } from './support/processes.mjs'
 
 let receiver, mail, database, service, base
@@ -27,7 +27,7 @@ beforeAll(async () => {
   })
   await new Promise((resolve) => receiver.listen(0, '127.0.0.1', resolve))
   mail = await startMailCatcher()
-  database = await testDatabase(testDatabases()[0])
+  database = await testDatabase(fastest())
   service = await startService({
     ...database.env,
     SMTP_URL: mail.url,

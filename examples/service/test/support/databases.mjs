@@ -23,6 +23,14 @@ export function testDatabases() {
 }
 
 /**
+ * The kind a suite that does not depend on the database runs on: PostgreSQL when the run has it (a spawned service
+ * starts on it in about a second; on PGlite the process compiles PostgreSQL's WebAssembly first, ~5–10 s).
+ */
+export function fastest() {
+  return testDatabases().includes('postgres') ? 'postgres' : 'pglite'
+}
+
+/**
  * A fresh database of that kind, migrated (a copy of the run's template) or `empty`: `config` for openDatabase, `env`
  * for a service process, `cleanup()`.
  */
