@@ -8,20 +8,9 @@
  * in the same run. `CPU_CONNECTIONS` (default 50), `CPU_SECONDS` (default 3), `CPU_CASES` (comma-separated
  * `pair:mode`, default all).
  */
-import { readFileSync } from 'node:fs'
 import { comparedPairs, median, ratioLine, runCompared, targetFor } from './compared.js'
 import type { Mode } from './gateway.js'
 import { cannon } from './load.js'
-import type { Child } from './processes.js'
-
-const ticksPerSecond = 100
-
-/** utime + stime of a process, in µs. */
-function cpuMicros(child: Child): number {
-  const stat = readFileSync(`/proc/${child.process.pid}/stat`, 'utf8')
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-  return ((Number(fields[11]) + Number(fields[12])) * 1e6) / ticksPerSecond
-}
 
 const connections = Number(process.env.CPU_CONNECTIONS ?? 50)
 const seconds = Number(process.env.CPU_SECONDS ?? 3)
@@ -35,15 +24,11 @@ runCompared(process.env.CPU_BEFORE_DIR, async (_upstream, servers) => {
       for (const pair of comparedPairs) {
         if (only && !only.includes(`${pair[0]}:${mode}`)) continue
         for (const [name, child] of servers) {
-          const before = cpuMicros(child)
-          const result = await cannon(targetFor(name, child, pair, mode), connections, seconds)
-          const used = cpuMicros(child) - before
-          // cannon runs a 0.5 s warm-up before the measured run: its requests are counted approximately.
-          const requests = result.requests * ((seconds + 0.5) / seconds)
+          const result = await cannon(targetFor(name, child, pair, mode), connections, seconds, child.process.pid)
           if (result.errors > 0) console.error(`${name} ${pair[0]} ${mode}: ${result.errors} errors`)
           const key = `${name}\u0000${pair[0]}:${mode}`
           const entry = results.get(key) ?? { cpu: [], rps: [] }
-          entry.cpu.push(used / requests)
+          entry.cpu.push(result.cpu as number)
           entry.rps.push(result.rps)
           results.set(key, entry)
         }

@@ -1,4 +1,5 @@
 /** Load generation: a precise one-connection latency probe (µs resolution) and autocannon for concurrency. */
+import { readFileSync } from 'node:fs'
 import { Agent, request } from 'node:http'
 import { importBenchDep } from './lib.js'
 
@@ -16,6 +17,8 @@ export interface LoadResult {
   rps: number
   requests: number
   errors: number
+  /** With a `pid` given to `cannon`: that process's CPU time per request (µs). */
+  cpu?: number
 }
 
 function percentile(sorted: readonly number[], p: number): number {
@@ -92,17 +95,30 @@ interface CannonResult {
 }
 type Cannon = (options: Record<string, unknown>) => Promise<CannonResult>
 
-/** autocannon at `connections` for `seconds` (its latencies have 1 ms resolution: use them at high concurrency only). */
-export async function cannon(target: Target, connections: number, seconds: number): Promise<LoadResult> {
+/** utime + stime of a process, in µs (from `/proc/<pid>/stat`, in clock ticks of 10 ms). */
+export function cpuMicros(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+  return (Number(fields[11]) + Number(fields[12])) * 10_000
+}
+
+/**
+ * autocannon at `connections` for `seconds` (its latencies have 1 ms resolution: use them at high concurrency only),
+ * after a 0.5 s warm-up. With `pid`, also the CPU time that process spent per request of the measured run (`cpu`, µs).
+ */
+export async function cannon(target: Target, connections: number, seconds: number, pid?: number): Promise<LoadResult> {
   const autocannon = await importBenchDep<Cannon>('autocannon')
   const options = { url: target.url, method: 'POST', headers: target.headers, body: target.body, connections }
   await autocannon({ ...options, duration: 0.5 })
+  const before = pid === undefined ? 0 : cpuMicros(pid)
   const result = await autocannon({ ...options, duration: seconds })
-  return {
+  const loaded: LoadResult = {
     p50: result.latency.p50,
     p99: result.latency.p99,
     rps: result.requests.average,
     requests: result.requests.total,
     errors: result.errors + result.timeouts + result.non2xx,
   }
+  if (pid !== undefined) loaded.cpu = (cpuMicros(pid) - before) / result.requests.total
+  return loaded
 }

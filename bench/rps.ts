@@ -2,7 +2,10 @@
  * `npm run bench:rps`: req/s at `RPS_CONNECTIONS` (default 50) of the bare proxy and of the gateway, interleaved: each
  * round loads the bare proxy then the gateway(s) for `RPS_SECONDS` each (default 3) on the cases of `RPS_CASES`
  * (default `cc→cc:json`), `RPS_ROUNDS` rounds (default 5). Prints every round's ratio (the distribution: a bimodal
- * figure shows here, not in a median) and p99, then the medians. `RPS_BEFORE_DIR` adds other builds, as in `bench:cpu`.
+ * figure shows here, not in a median), p99 and each server's CPU time per request (read from /proc: on a busy machine
+ * it moves far less than req/s), then the medians — and each server's median per-round ratio to `gateway` (with
+ * `BENCH_HOOKS=1`: what the hooks cost), in req/s and in CPU per request. `RPS_BEFORE_DIR` adds other builds, as in
+ * `bench:cpu`.
  */
 import { comparedPairs, median, ratioLine, runCompared, targetFor } from './compared.js'
 import type { Mode } from './gateway.js'
@@ -15,6 +18,9 @@ const cases = (process.env.RPS_CASES ?? 'cc→cc:json').split(',')
 
 runCompared(process.env.RPS_BEFORE_DIR, async (_upstream, servers) => {
   const rps = new Map<string, number[]>()
+  const cpu = new Map<string, number[]>()
+  const push = (map: Map<string, number[]>, key: string, value: number) =>
+    map.set(key, [...(map.get(key) ?? []), value])
   for (let round = 0; round < rounds; round++) {
     for (const id of cases) {
       const [pairName, mode] = id.split(':') as [string, Mode]
@@ -23,12 +29,15 @@ runCompared(process.env.RPS_BEFORE_DIR, async (_upstream, servers) => {
       const line: string[] = []
       let bare = 0
       for (const [name, child] of servers) {
-        const result = await cannon(targetFor(name, child, pair, mode), connections, seconds)
+        const result = await cannon(targetFor(name, child, pair, mode), connections, seconds, child.process.pid)
         const key = `${name}\u0000${id}`
-        rps.set(key, [...(rps.get(key) ?? []), result.rps])
+        push(rps, key, result.rps)
+        push(cpu, key, result.cpu as number)
         if (name === 'bare') bare = result.rps
         const ratio = name === 'bare' ? '' : ` (${(result.rps / bare).toFixed(2)}×)`
-        line.push(`${name} ${result.rps.toFixed(0)}${ratio} p99 ${result.p99} ms`)
+        line.push(
+          `${name} ${result.rps.toFixed(0)}${ratio} p99 ${result.p99} ms ${(result.cpu as number).toFixed(0)} µs/req`,
+        )
       }
       console.error(`round ${round + 1}/${rounds} ${id}: ${line.join('; ')}`)
     }
@@ -43,5 +52,26 @@ runCompared(process.env.RPS_BEFORE_DIR, async (_upstream, servers) => {
         0,
       ),
     )
+  }
+  console.log(['case', ...names.map((name) => `${name} CPU µs/req`)].join('\t'))
+  for (const id of cases)
+    console.log(
+      ratioLine(
+        id,
+        names.map((name) => median(cpu.get(`${name}\u0000${id}`) ?? [Number.NaN])),
+        0,
+      ),
+    )
+  // Against `gateway`, round by round (both measured within seconds of each other), then the median.
+  const others = names.filter((name) => name !== 'bare' && name !== 'gateway')
+  for (const id of cases) {
+    const of = (map: Map<string, number[]>, name: string) => map.get(`${name}\u0000${id}`) ?? []
+    for (const name of others) {
+      const perRound = (map: Map<string, number[]>) =>
+        median(of(map, name).map((value, round) => value / (of(map, 'gateway')[round] as number)))
+      console.log(
+        `${id}: ${name} / gateway — req/s ${perRound(rps).toFixed(3)}×, CPU per request ${perRound(cpu).toFixed(3)}× (medians of the per-round ratios)`,
+      )
+    }
   }
 })

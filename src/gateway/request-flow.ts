@@ -139,13 +139,15 @@ export class RequestFlow {
     return result
   }
 
+  /**
+   * The request's event, completed in place (no copy: `{ ...event, status }`, a spread followed by more properties,
+   * takes V8's slow path — ~10 µs a request). `onRequest` and `onWarning` got copies, so nothing else sees it change.
+   */
   private responseEvent(exchange: Exchange, status: number): GatewayResponseEvent {
-    const event: GatewayResponseEvent = {
-      ...exchange.event,
-      status,
-      latencyMs: Date.now() - exchange.started,
-      warnings: exchange.warnings.length,
-    }
+    const event = exchange.event as GatewayResponseEvent
+    event.status = status
+    event.latencyMs = Date.now() - exchange.started
+    event.warnings = exchange.warnings.length
     if (exchange.usage) event.usage = exchange.usage
     if (exchange.error) event.error = exchange.error
     if (exchange.refused) event.refused = exchange.refused
