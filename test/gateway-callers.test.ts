@@ -399,7 +399,7 @@ describe('authenticate answers', () => {
     expect(requests).toHaveLength(2)
     for (const event of events.filter((event) => event.refused)) {
       expect(Object.keys(event).sort()).toEqual(
-        ['error', 'format', 'kind', 'latencyMs', 'refused', 'requestId', 'status', 'warnings'].sort(),
+        ['error', 'firstByteMs', 'format', 'kind', 'latencyMs', 'refused', 'requestId', 'status', 'warnings'].sort(),
       )
     }
   })

@@ -63,6 +63,7 @@ describe('observability hooks', () => {
         ...requests[0],
         status: 200,
         latencyMs: expect.any(Number),
+        firstByteMs: expect.any(Number),
         usage: { inputTokens: 3, outputTokens: 15, totalTokens: 18 },
         warnings: 0,
       },
@@ -81,6 +82,46 @@ describe('observability hooks', () => {
     await gateway.fetch(post('chat-completions', path, body, 'bad-key'))
     expect(responses[1]).toMatchObject({ status: 401, error: 'authentication' })
     expect(JSON.stringify(responses)).not.toContain('bad-key')
+  })
+})
+
+describe('time to the first byte', () => {
+  it("is a stream's start, before its slow chunks; the end is latencyMs", async () => {
+    const responses: GatewayResponseEvent[] = []
+    const encoder = new TextEncoder()
+    const chunk = (delta: Json) =>
+      encoder.encode(
+        `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 0, model: 'm', choices: [{ index: 0, ...delta }] })}\n\n`,
+      )
+    // The upstream answers at once, then takes 300 ms for the rest of its stream.
+    const slow = async () =>
+      new Response(
+        new ReadableStream({
+          async start(controller) {
+            controller.enqueue(chunk({ delta: { role: 'assistant', content: 'Hel' } }))
+            await new Promise((resolve) => setTimeout(resolve, 300))
+            controller.enqueue(chunk({ delta: { content: 'lo' }, finish_reason: 'stop' }))
+            controller.enqueue(encoder.encode('data: [DONE]\n\n'))
+            controller.close()
+          },
+        }),
+        { headers: { 'content-type': 'text/event-stream' } },
+      )
+    const { gateway } = stack({ onResponse: (e) => responses.push(e) }, slow)
+    const { path, body } = wireRequest('chat-completions', 'via-chat-completions', { stream: true })
+    const response = await gateway.fetch(post('chat-completions', path, body))
+    expect(await response.text()).toContain('lo')
+    const [event] = responses
+    expect(event?.firstByteMs).toBeLessThan(250)
+    expect(event?.latencyMs).toBeGreaterThanOrEqual(290)
+  })
+
+  it("is a whole answer's latency", async () => {
+    const responses: GatewayResponseEvent[] = []
+    const { gateway } = stack({ onResponse: (e) => responses.push(e) })
+    const { path, body } = wireRequest('chat-completions', 'via-messages')
+    await (await gateway.fetch(post('chat-completions', path, body))).json()
+    expect(responses[0]?.firstByteMs).toBe(responses[0]?.latencyMs)
   })
 })
 

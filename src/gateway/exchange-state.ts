@@ -21,6 +21,8 @@ export interface Exchange {
   headers: Record<string, string>
   warnings: ir.Warning[]
   started: number
+  /** When the answer's status and headers were handed to the runtime (`Date.now()`), once they were. */
+  headAt?: number
   /** How upstreams are reached for this request. */
   transport: UpstreamTransport
   /** How media URLs are fetched for this request. */

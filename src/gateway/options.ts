@@ -124,7 +124,13 @@ export interface GatewayRequestEvent {
 /** What `onResponse` receives. Fired once per request; for streams, when the stream ends. Never contains keys. */
 export interface GatewayResponseEvent extends GatewayRequestEvent {
   status: number
+  /** Milliseconds from the request to the end of its answer (a stream's last chunk). */
   latencyMs: number
+  /**
+   * Milliseconds from the request to its answer's status and headers: a stream's start (before its first chunk); for a
+   * whole answer, written at once, the same as `latencyMs`.
+   */
+  firstByteMs: number
   usage?: ir.Usage
   /** The error code when the answer was an error (HTTP or in-stream). */
   error?: ir.ErrorCode

@@ -131,6 +131,7 @@ export class RequestFlow {
     if (result.status >= 400 && !exchange.error) exchange.error = errorCodeForStatus(result.status)
     const body = result.body
     if (!this.options.onResponse) return result
+    exchange.headAt = Date.now()
     if (!isChunkSource(body) || result.status >= 400) {
       this.options.onResponse(this.responseEvent(exchange, result.status))
       return result
@@ -145,8 +146,10 @@ export class RequestFlow {
    */
   private responseEvent(exchange: Exchange, status: number): GatewayResponseEvent {
     const event = exchange.event as GatewayResponseEvent
+    const now = Date.now()
     event.status = status
-    event.latencyMs = Date.now() - exchange.started
+    event.latencyMs = now - exchange.started
+    event.firstByteMs = (exchange.headAt ?? now) - exchange.started
     event.warnings = exchange.warnings.length
     if (exchange.usage) event.usage = exchange.usage
     if (exchange.error) event.error = exchange.error
