@@ -62,8 +62,8 @@ export async function createService(config) {
     observe: config.tracing
       ? {
           request: ops.observe.request,
-          response(event, logged) {
-            ops.observe.response(event, logged)
+          response(event) {
+            ops.observe.response(event)
             config.tracing.response(event)
           },
         }

@@ -41,8 +41,8 @@ export function createServiceGateway({ gatewayOptions, keys, limiter, usage, res
     // Once per request, when its answer (a stream included) has ended, with the caller and the usage.
     onResponse(event) {
       const caller = event.caller
-      const logged = caller ? usage.record(caller, event) : undefined
-      observe?.response?.(event, logged)
+      if (caller) usage.record(caller, event)
+      observe?.response?.(event)
       if (!caller) return
       const used = event.usage
       if (used) limiter.spend(caller, (used.inputTokens ?? 0) + (used.outputTokens ?? 0))
@@ -54,11 +54,11 @@ const apiPath = /^\/v1(?:beta|alpha)?(?:[/?]|$)/
 
 /**
  * The service's `node:http` listener: `/v1/…`, `/v1beta/…` and `/v1alpha/…` go straight to the gateway's Node fast path
- * (no Fetch `Request`/`Response` per request; timed by the metrics), `/healthz`, `/readyz` and `/metrics` to the
- * operations endpoints, everything else to the console (Hono through @hono/node-server).
+ * (no Fetch `Request`/`Response` per request, nothing wrapped: the hooks' events carry the timings), `/healthz`,
+ * `/readyz` and `/metrics` to the operations endpoints, everything else to the console (Hono through @hono/node-server).
  */
 export function createListener({ gateway, console: app, ops }) {
-  const api = ops ? ops.wrapApi(toNodeListener(gateway)) : toNodeListener(gateway)
+  const api = toNodeListener(gateway)
   const web = getRequestListener(app.fetch)
   return (req, res) => {
     if (apiPath.test(req.url ?? '/')) return api(req, res)

@@ -28,6 +28,12 @@ export const keysChannel = 'interlingua_keys'
 export function createKeyCache(db, { ttlMs = 30_000, heartbeatMs = 200, staleMs = 800, maxEntries = 100_000 } = {}) {
   /** hash → { record: KeyRecord | null (no such valid key), expires } */
   const entries = new Map()
+  /**
+   * Presented key → its SHA-256 (hex): a hash costs ~3 µs, a request with a key seen before none. Only what clients
+   * sent (in memory like the request itself; never logged or stored), at most `maxEntries`, dropped all at once
+   * beyond — a flood of made-up keys costs them their hash again, nothing else.
+   */
+  const hashes = new Map()
   /** key id → hash, account id → hashes: what a notification names. */
   const byKey = new Map()
   const byAccount = new Map()
@@ -138,7 +144,12 @@ export function createKeyCache(db, { ttlMs = 30_000, heartbeatMs = 200, staleMs 
     usable,
     /** The valid record of a presented key (not revoked, not expired, its account not suspended), or undefined. */
     lookup(presented) {
-      const hash = sha256(presented)
+      let hash = hashes.get(presented)
+      if (hash === undefined) {
+        hash = sha256(presented)
+        if (hashes.size >= maxEntries) hashes.clear()
+        hashes.set(presented, hash)
+      }
       if (usable()) {
         const entry = entries.get(hash)
         if (entry && entry.expires > Date.now()) {

@@ -3,14 +3,17 @@
  * `GET /metrics` (Prometheus text format, prom-client; a bearer `METRICS_TOKEN` when set) — all without a session or
  * key — and one structured JSON log line per API request.
  *
- * Nothing here costs a request more than a few map look-ups: counters are kept in plain maps and handed to prom-client
- * when Prometheus scrapes; the two histograms (unlabelled: requests_total has the breakdown) observe once; log lines are
- * buffered and written once every 100 ms (a pipe's stdout is synchronous on Linux), never with a key, a code or a
- * prompt — the key's row id, the account id, the model, the status, the latency, the time to the first byte, tokens.
+ * Nothing here costs a request more than a few map look-ups: counters and histogram buckets are kept in plain maps and
+ * arrays and handed to prom-client when Prometheus scrapes; a request's log line is made once, when its answer is
+ * done (from the gateway's `onResponse`, which carries the time to the first byte), encoded into buffers outside the
+ * heap and written once every 100 ms (a pipe's stdout is synchronous on Linux: see `stdoutWriter`) — never with a key,
+ * a code or a prompt: the key's row id, the account id, the model, the status, the latency, the time to the first
+ * byte, tokens.
  */
 import { readFileSync, write as writeFile } from 'node:fs'
 import client from 'prom-client'
 import { safeEqual } from './security.mjs'
+import { textChunks } from './text-chunks.mjs'
 
 const migrations = JSON.parse(readFileSync(new URL('../migrations/meta/_journal.json', import.meta.url), 'utf8'))
   .entries.length
@@ -41,6 +44,45 @@ function mapCounter(registry, name, help, labelNames) {
 }
 
 /**
+ * An unlabelled histogram whose buckets are a plain array (prom-client's `observe` hashes a label set per call): read by
+ * prom-client at scrape time. Returns `observe(seconds)`.
+ */
+function arrayHistogram(registry, name, help, bounds) {
+  const counts = new Float64Array(bounds.length + 1)
+  let sum = 0
+  registry.registerMetric({
+    name,
+    help,
+    type: 'histogram',
+    aggregator: 'sum',
+    reset() {},
+    get() {
+      const values = []
+      let cumulative = 0
+      for (let i = 0; i <= bounds.length; i++) {
+        cumulative += counts[i]
+        values.push({
+          metricName: `${name}_bucket`,
+          labels: { le: i < bounds.length ? bounds[i] : '+Inf' },
+          value: cumulative,
+        })
+      }
+      values.push(
+        { metricName: `${name}_sum`, labels: {}, value: sum },
+        { metricName: `${name}_count`, labels: {}, value: cumulative },
+      )
+      return { name, help, type: 'histogram', values, aggregator: 'sum' }
+    },
+  })
+  return (value) => {
+    let i = 0
+    while (i < bounds.length && value > bounds[i]) i++
+    counts[i]++
+    sum += value
+  }
+}
+
+/**
  * Writes to stdout off the event loop: `process.stdout` is synchronous for pipes on Linux, so a log reader that falls
  * behind (a full pipe) would stop every request. Here one `fs.write` is in flight at a time on libuv's thread pool;
  * text that arrives meanwhile waits, and beyond 16 MiB waiting it is dropped (and how much is said once it flows).
@@ -53,7 +95,7 @@ function stdoutWriter() {
   let idle = []
   const next = () => {
     if (dropped) {
-      waiting.push(`{"level":"warn","msg":"log lines dropped: stdout was not read","bytes":${dropped}}\n`)
+      waiting.push(Buffer.from(`{"level":"warn","msg":"log lines dropped: stdout was not read","bytes":${dropped}}\n`))
       dropped = 0
     }
     if (waiting.length === 0) {
@@ -63,7 +105,7 @@ function stdoutWriter() {
       return
     }
     busy = true
-    const bytes = Buffer.from(waiting.join(''))
+    const bytes = waiting.length === 1 ? waiting[0] : Buffer.concat(waiting)
     waiting = []
     size = 0
     send(bytes, 0)
@@ -75,15 +117,19 @@ function stdoutWriter() {
       if (!error && offset + written < bytes.length) return send(bytes, offset + written)
       next() // written, or stdout is gone (EPIPE): nothing more to do for these lines
     })
-  const write = (text) => {
-    if (size + text.length > 16 << 20) {
-      dropped += text.length
-      return
+  /** Takes buffers of whole lines. */
+  const write = (buffers) => {
+    for (const buffer of buffers) {
+      if (size + buffer.length > 16 << 20) {
+        dropped += buffer.length
+        continue
+      }
+      waiting.push(buffer)
+      size += buffer.length
     }
-    waiting.push(text)
-    size += text.length
     if (!busy) next()
   }
+  write.buffers = true
   /** Resolves when everything given so far is written. */
   write.drained = () => (busy ? new Promise((resolve) => idle.push(resolve)) : Promise.resolve())
   return write
@@ -115,18 +161,18 @@ export function createOps({ db, keys, limiter, metricsToken, logLevel = 'info', 
     ['upstream', 'code'],
   )
   const buckets = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60]
-  const latency = new client.Histogram({
-    name: 'interlingua_request_duration_seconds',
-    help: 'API request duration to the end of the answer (streams included)',
+  const latency = arrayHistogram(
+    registry,
+    'interlingua_request_duration_seconds',
+    'API request duration to the end of the answer (streams included)',
     buckets,
-    registers: [registry],
-  })
-  const firstByte = new client.Histogram({
-    name: 'interlingua_time_to_first_byte_seconds',
-    help: 'Time from an API request to the first byte of its answer (the status line and headers)',
+  )
+  const firstByte = arrayHistogram(
+    registry,
+    'interlingua_time_to_first_byte_seconds',
+    'Time from an API request to the first byte of its answer (the status line and headers)',
     buckets,
-    registers: [registry],
-  })
+  )
   let open = 0
   new client.Gauge({
     name: 'interlingua_open_streams',
@@ -171,44 +217,66 @@ export function createOps({ db, keys, limiter, metricsToken, logLevel = 'info', 
   // ── logs ─────────────────────────────────────────────────────────────────────────────────────────────────────────
   const threshold = levels[logLevel] ?? levels.info
   const out = write ?? stdoutWriter()
-  let buffered = []
-  /**
-   * What waits for a request's first byte, by request id: its log line and its request-log row (a JSON answer's first
-   * byte is written just after its `onResponse`). Forgotten every 100 ms.
-   */
-  let unwritten = new Map()
+  const lines = textChunks()
   const flushLogs = () => {
-    if (buffered.length === 0) return
-    const text = buffered.map((line) => `${JSON.stringify(line)}\n`).join('')
-    buffered = []
-    out(text)
+    const buffers = lines.take()
+    if (buffers.length === 0) return
+    if (out.buffers) out(buffers)
+    else out(buffers.map((buffer) => buffer.toString('utf8')).join(''))
   }
-  const logTimer = setInterval(() => {
-    flushLogs()
-    unwritten = new Map()
-  }, 100)
+  const logTimer = setInterval(flushLogs, 100)
   logTimer.unref()
+  /** The time as ISO text, made again only when the millisecond changed. */
+  let isoAt = 0
+  let isoText = ''
+  const isoNow = () => {
+    const now = Date.now()
+    if (now !== isoAt) {
+      isoAt = now
+      isoText = new Date(now).toISOString()
+    }
+    return isoText
+  }
+  const append = (line) => {
+    lines.append(line)
+    if (lines.bytes >= 1 << 20) flushLogs()
+  }
+  /** Logs `fields` (an object, its own `time` and `level` set here) at `level`. */
   function log(level, fields) {
     if (levels[level] < threshold) return
-    fields.time = new Date().toISOString()
+    fields.time = isoNow()
     fields.level = level
-    buffered.push(fields)
-    if (buffered.length >= 1000) flushLogs()
-    return fields
+    append(`${JSON.stringify(fields)}\n`)
+  }
+  const text = JSON.stringify
+  /** The request's log line: the fields in a fixed order, absent ones left out (no object made for it). */
+  function requestLine(level, event, usage) {
+    let line = `{"time":"${isoNow()}","level":"${level}","msg":"request","requestId":${text(event.requestId)},"kind":${text(event.kind)},"format":${text(event.format)}`
+    if (event.model !== undefined) line += `,"model":${text(event.model)}`
+    if (event.upstream !== undefined) line += `,"upstream":${text(event.upstream)}`
+    line += `,"stream":${event.stream === true},"status":${event.status}`
+    if (event.error !== undefined) line += `,"error":${text(event.error)}`
+    if (event.refused !== undefined) line += `,"refused":${text(event.refused)}`
+    line += `,"latencyMs":${event.latencyMs}`
+    if (event.firstByteMs !== undefined) line += `,"firstByteMs":${event.firstByteMs}`
+    const caller = event.caller
+    if (caller) line += `,"keyId":${text(caller.id)},"accountId":${text(caller.accountId)}`
+    if (usage?.inputTokens !== undefined) line += `,"inputTokens":${usage.inputTokens}`
+    if (usage?.outputTokens !== undefined) line += `,"outputTokens":${usage.outputTokens}`
+    append(`${line}}\n`)
   }
 
   // ── the gateway's hooks ──────────────────────────────────────────────────────────────────────────────────────────
-  const firstBytes = new Map()
   const observe = {
     request(event) {
       if (event.stream) open++
     },
-    /** `logged`: the request's row in the request log, if any (its first byte filled in here). */
-    response(event, logged) {
+    response(event) {
       if (event.stream && !event.refused) open--
       const model = event.model ?? `(${event.kind})`
       requests(`${event.format}\u0000${model}\u0000${event.status}`)
-      latency.observe(event.latencyMs / 1000)
+      latency(event.latencyMs / 1000)
+      if (event.firstByteMs !== undefined) firstByte(event.firstByteMs / 1000)
       const usage = event.usage
       if (usage) {
         if (usage.inputTokens) tokens(`input\u0000${model}`, usage.inputTokens)
@@ -221,70 +289,9 @@ export function createOps({ db, keys, limiter, metricsToken, logLevel = 'info', 
       const status = event.status
       if (event.error && event.upstream && !event.refused && (status >= 500 || status === 429 || status < 400))
         upstreamErrors(`${event.upstream}\u0000${event.error}`)
-      const ttfb = firstBytes.get(event.requestId)
-      firstBytes.delete(event.requestId)
-      if (logged && ttfb !== undefined) logged.first_byte_ms = ttfb
-      const level = event.status >= 500 ? 'error' : 'info'
-      const line = levels[level] >= threshold ? requestLine(level, event, usage, ttfb) : undefined
-      if (ttfb === undefined && (line || logged)) unwritten.set(event.requestId, [line, logged])
+      const level = status >= 500 ? 'error' : 'info'
+      if (levels[level] >= threshold) requestLine(level, event, usage)
     },
-  }
-  /** The request's log line: the fields in a fixed order, absent ones left out. */
-  function requestLine(level, event, usage, ttfb) {
-    const line = {
-      time: '',
-      level,
-      msg: 'request',
-      requestId: event.requestId,
-      kind: event.kind,
-      format: event.format,
-      model: event.model,
-      upstream: event.upstream,
-      stream: event.stream ?? false,
-      status: event.status,
-      error: event.error,
-      refused: event.refused,
-      latencyMs: event.latencyMs,
-      firstByteMs: ttfb,
-      keyId: event.caller?.id,
-      accountId: event.caller?.accountId,
-      inputTokens: usage?.inputTokens,
-      outputTokens: usage?.outputTokens,
-    }
-    return log(level, line)
-  }
-
-  /**
-   * Wraps the API listener: times the first byte (the status line and headers) of every answer. The request id comes
-   * back in the `x-request-id` header, which keys the time for the log line.
-   */
-  function wrapApi(listener) {
-    return (req, res) => {
-      const started = performance.now()
-      const writeHead = res.writeHead
-      res.writeHead = function (status, ...rest) {
-        const ms = performance.now() - started
-        firstByte.observe(ms / 1000)
-        const headers = rest.at(-1)
-        const id = Array.isArray(headers) ? undefined : headers?.['x-request-id']
-        if (id) {
-          const rounded = Math.round(ms * 100) / 100
-          const waiting = unwritten.get(id)
-          if (waiting) {
-            // A JSON answer: its line and row were made just before.
-            const [line, logged] = waiting
-            if (line) line.firstByteMs = rounded
-            if (logged) logged.first_byte_ms = rounded
-            unwritten.delete(id)
-          } else {
-            if (firstBytes.size > 10_000) firstBytes.clear() // answers whose request never reached the hooks
-            firstBytes.set(id, rounded) // a stream: its line comes when it ends
-          }
-        }
-        return writeHead.call(this, status, ...rest)
-      }
-      listener(req, res)
-    }
   }
 
   // ── the endpoints ────────────────────────────────────────────────────────────────────────────────────────────────
@@ -338,7 +345,6 @@ export function createOps({ db, keys, limiter, metricsToken, logLevel = 'info', 
 
   return {
     observe,
-    wrapApi,
     handle,
     log,
     /** Stops the timer and writes the lines still buffered; resolves when they are out. */

@@ -3,8 +3,11 @@
  * latency, first byte, tokens — never the prompt or the answer), collected in memory and written with the usage
  * batches (src/usage.mjs), in one multi-row insert. Kept `retentionDays` (LOG_RETENTION_DAYS, 7) by the periodic
  * clean-up; 0 keeps none (nothing is collected). At most `maxPending` rows wait in memory (a database that does not
- * answer for a long while): beyond, new ones are dropped and counted in the log.
+ * answer for a long while): beyond, new ones are dropped and counted in the log. A row is encoded as JSON text when its
+ * answer is done, outside the heap (src/text-chunks.mjs), not kept as an object for the second until the write.
  */
+import { textChunks } from './text-chunks.mjs'
+
 /**
  * One statement per batch: the rows as one JSON parameter (cheaper to send than thirteen arrays), the time as epoch
  * milliseconds; rows of keys deleted meanwhile are skipped.
@@ -19,35 +22,29 @@ const insert = `INSERT INTO request_log (account_id, key_id, at, kind, format, m
   WHERE EXISTS (SELECT 1 FROM api_keys k WHERE k.id = l.key_id)`
 
 export function createRequestLog(db, { retentionDays = 7, maxPending = 100_000 } = {}) {
-  let rows = []
+  /** The rows collected since the last write, as the JSON array's elements (comma-separated) outside the heap. */
+  const rows = textChunks()
+  let count = 0
+  /** A batch whose write failed: its text, kept for the next write. */
+  let retry
+  let retryCount = 0
   let dropped = 0
+  const text = JSON.stringify
   return {
     retentionDays,
-    /** A request's row (its `first_byte_ms` may be filled in afterwards, until it is written); undefined when off. */
+    /** Adds the row of a request answered with `model` (its name in the usage); nothing when the log is off. */
     add(caller, event, model) {
-      if (retentionDays === 0) return undefined
-      if (rows.length >= maxPending) {
+      if (retentionDays === 0) return
+      if (count + retryCount >= maxPending) {
         dropped++
-        return undefined
+        return
       }
       const usage = event.usage
-      const row = {
-        account_id: caller.accountId,
-        key_id: caller.id,
-        at: Date.now() - event.latencyMs,
-        kind: event.kind,
-        format: event.format,
-        model,
-        upstream: event.upstream ?? null,
-        stream: event.stream === true,
-        status: event.status,
-        latency_ms: Math.round(event.latencyMs),
-        first_byte_ms: null,
-        input_tokens: usage?.inputTokens ?? 0,
-        output_tokens: usage?.outputTokens ?? 0,
-      }
-      rows.push(row)
-      return row
+      // The ids are the database's uuids; the kind, format and error codes the library's identifiers.
+      rows.append(
+        `${count === 0 ? '' : ','}{"account_id":"${caller.accountId}","key_id":"${caller.id}","at":${Date.now() - event.latencyMs},"kind":"${event.kind}","format":"${event.format}","model":${text(model)},"upstream":${event.upstream === undefined ? 'null' : text(event.upstream)},"stream":${event.stream === true},"status":${event.status},"latency_ms":${Math.round(event.latencyMs)},"first_byte_ms":${event.firstByteMs ?? 'null'},"input_tokens":${usage?.inputTokens ?? 0},"output_tokens":${usage?.outputTokens ?? 0}}`,
+      )
+      count++
     },
     /** Writes the rows collected so far; a failure keeps them for the next batch (a row whose key is gone is skipped). */
     async write() {
@@ -55,18 +52,24 @@ export function createRequestLog(db, { retentionDays = 7, maxPending = 100_000 }
         console.error(`[service] request log: ${dropped} row(s) dropped (too many waiting to be written)`)
         dropped = 0
       }
-      if (rows.length === 0) return
-      const batch = rows
-      rows = []
+      const fresh = count > 0 ? Buffer.concat(rows.take()).toString('utf8') : ''
+      const freshCount = count
+      count = 0
+      const batch = retry && fresh ? `${retry},${fresh}` : (retry ?? fresh)
+      const batchCount = retryCount + freshCount
+      retry = undefined
+      retryCount = 0
+      if (batchCount === 0) return
       try {
-        await db.query(insert, [JSON.stringify(batch)])
+        await db.query(insert, [`[${batch}]`])
       } catch (error) {
         if (typeof error?.code === 'string' && error.code.startsWith('23')) {
-          console.error(`[service] request log: ${batch.length} row(s) dropped:`, error.message)
+          console.error(`[service] request log: ${batchCount} row(s) dropped:`, error.message)
           return
         }
-        rows = batch.concat(rows).slice(0, maxPending)
-        console.error(`[service] request log not written yet (${batch.length} row(s) kept):`, error.message)
+        retry = batch
+        retryCount = batchCount
+        console.error(`[service] request log not written yet (${batchCount} row(s) kept):`, error.message)
       }
     },
   }

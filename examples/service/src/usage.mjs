@@ -22,45 +22,59 @@ export function createUsage(db, { usageFlushMs = 1000, requestLog } = {}) {
    * instances' usage shows up to `usageFlushMs` late; a process killed without `close()` loses at most that much.
    */
   let pending = new Map()
+  /** The rows of `pending` for the current day by key id, then model: found without making the joined id. */
+  let today = new Map()
   let day = ''
   let dayEnds = 0
   /**
    * One request's usage, added to its key's pending counts for the day (errors counted, tokens summed), and its row in
-   * the request log (returned, so its first byte can be filled in).
+   * the request log.
    */
   function record(caller, event) {
-    const usage = event.usage ?? {}
+    const usage = event.usage
     const now = Date.now()
     if (now >= dayEnds) {
       day = new Date(now).toISOString().slice(0, 10)
       dayEnds = now - (now % 86_400_000) + 86_400_000
+      today = new Map()
     }
     // Listings and token counts are not a model's answers: named by what they were, not `unknown`.
     const model = event.kind === 'generate' ? (event.model ?? 'unknown') : `(${kindNames[event.kind] ?? event.kind})`
-    const id = `${caller.id}\n${model}\n${day}`
-    let row = pending.get(id)
+    let models = today.get(caller.id)
+    if (!models) {
+      models = new Map()
+      today.set(caller.id, models)
+    }
+    let row = models.get(model)
     if (!row) {
-      row = {
-        accountId: caller.accountId,
-        keyId: caller.id,
-        model,
-        day,
-        requests: 0,
-        errors: 0,
-        input: 0,
-        output: 0,
-        cached: 0,
-        reasoning: 0,
+      const id = `${caller.id}\n${model}\n${day}`
+      row = pending.get(id) // counts kept back after a failed write
+      if (!row) {
+        row = {
+          accountId: caller.accountId,
+          keyId: caller.id,
+          model,
+          day,
+          requests: 0,
+          errors: 0,
+          input: 0,
+          output: 0,
+          cached: 0,
+          reasoning: 0,
+        }
+        pending.set(id, row)
       }
-      pending.set(id, row)
+      models.set(model, row)
     }
     row.requests += 1
-    row.errors += event.status >= 400 || event.error ? 1 : 0
-    row.input += usage.inputTokens ?? 0
-    row.output += usage.outputTokens ?? 0
-    row.cached += usage.cachedInputTokens ?? 0
-    row.reasoning += usage.reasoningTokens ?? 0
-    return requestLog?.add(caller, event, model)
+    if (event.status >= 400 || event.error) row.errors += 1
+    if (usage) {
+      row.input += usage.inputTokens ?? 0
+      row.output += usage.outputTokens ?? 0
+      row.cached += usage.cachedInputTokens ?? 0
+      row.reasoning += usage.reasoningTokens ?? 0
+    }
+    requestLog?.add(caller, event, model)
   }
   const upsertUsage = (rows) =>
     db.query(
@@ -90,6 +104,7 @@ export function createUsage(db, { usageFlushMs = 1000, requestLog } = {}) {
     if (pending.size === 0) return
     const rows = [...pending.values()]
     pending = new Map()
+    today = new Map()
     try {
       await upsertUsage(rows)
     } catch (error) {

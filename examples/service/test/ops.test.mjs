@@ -174,6 +174,33 @@ describe.each(testDatabases())('on %s', (kind) => {
     expect(logs).not.toContain(key.slice(3))
     expect(logs).not.toContain('secret prompt')
   })
+
+  it('writes a request-log row per request of a key — a model name with quotes and backslashes too', async () => {
+    const odd = 'no "such" \\ model\n'
+    const openai = new OpenAI({ apiKey: key, baseURL: `${base}/v1`, maxRetries: 0 })
+    expect((await openai.chat.completions.create({ model: odd, messages: [] }).catch((error) => error)).status).toBe(
+      404,
+    )
+    await service.flushUsage()
+    const rows = await db.query('SELECT * FROM request_log WHERE key_id = $1 ORDER BY at', [keyId])
+    const served = rows.filter((row) => row.model === 'interlingua-mock' && row.status === 200)
+    expect(served).toHaveLength(4)
+    for (const row of served) {
+      expect(row).toMatchObject({ format: 'chat-completions', kind: 'generate', upstream: 'mock' })
+      expect(row.first_byte_ms).toBeGreaterThanOrEqual(0)
+      expect(row.first_byte_ms).toBeLessThanOrEqual(row.latency_ms)
+      expect(row.input_tokens).toBeGreaterThan(0)
+    }
+    expect(served.filter((row) => row.stream)).toHaveLength(1)
+    expect(rows.find((row) => row.status === 404)).toMatchObject({ model: odd, upstream: null })
+    await new Promise((resolve) => setTimeout(resolve, 250))
+    const line = logs
+      .trim()
+      .split('\n')
+      .map((text) => JSON.parse(text))
+      .find((entry) => entry.status === 404)
+    expect(line).toMatchObject({ model: odd, keyId })
+  })
 })
 
 it('LOG_LEVEL=warn writes only the errors', async () => {

@@ -1,0 +1,44 @@
+/**
+ * Text collected between writes (log lines, request-log rows) as UTF-8 in buffers outside the JS heap: a request's
+ * line is encoded once and nothing of it stays on the heap. Kept as objects or strings until the next write (100 ms,
+ * 1 s), thousands of them a second would outlive the young generation's collections and be copied into the old one,
+ * whose collections then pause every request (tens of ms at p99 under load).
+ */
+const chunkBytes = 64 * 1024
+
+export function textChunks() {
+  let chunk = Buffer.allocUnsafeSlow(chunkBytes)
+  let used = 0
+  let full = []
+  let bytes = 0
+  return {
+    /** Bytes collected since the last `take`. */
+    get bytes() {
+      return bytes + used
+    },
+    append(text) {
+      const most = text.length * 3 // UTF-16 units → at most 3 UTF-8 bytes each
+      if (used + most > chunk.length) {
+        if (used > 0) {
+          full.push(chunk.subarray(0, used))
+          bytes += used
+        }
+        chunk = Buffer.allocUnsafeSlow(Math.max(chunkBytes, most))
+        used = 0
+      }
+      used += chunk.write(text, used)
+    },
+    /** What was collected, as buffers (none when empty); the collection starts over. */
+    take() {
+      if (used > 0) {
+        full.push(chunk.subarray(0, used))
+        chunk = Buffer.allocUnsafeSlow(chunkBytes)
+        used = 0
+      }
+      const taken = full
+      full = []
+      bytes = 0
+      return taken
+    },
+  }
+}
