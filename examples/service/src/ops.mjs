@@ -249,21 +249,16 @@ export function createOps({ db, keys, limiter, metricsToken, logLevel = 'info', 
     append(`${JSON.stringify(fields)}\n`)
   }
   const text = JSON.stringify
-  /** The request's log line: the fields in a fixed order, absent ones left out (no object made for it). */
+  /**
+   * The request's log line: the fields in a fixed order, absent ones left out, made as one string (no object for it).
+   * Only the model and the upstream name are escaped: the request id, kind, format and error codes are the library's
+   * identifiers, the key and account ids the database's uuids.
+   */
   function requestLine(level, event, usage) {
-    let line = `{"time":"${isoNow()}","level":"${level}","msg":"request","requestId":${text(event.requestId)},"kind":${text(event.kind)},"format":${text(event.format)}`
-    if (event.model !== undefined) line += `,"model":${text(event.model)}`
-    if (event.upstream !== undefined) line += `,"upstream":${text(event.upstream)}`
-    line += `,"stream":${event.stream === true},"status":${event.status}`
-    if (event.error !== undefined) line += `,"error":${text(event.error)}`
-    if (event.refused !== undefined) line += `,"refused":${text(event.refused)}`
-    line += `,"latencyMs":${event.latencyMs}`
-    if (event.firstByteMs !== undefined) line += `,"firstByteMs":${event.firstByteMs}`
     const caller = event.caller
-    if (caller) line += `,"keyId":${text(caller.id)},"accountId":${text(caller.accountId)}`
-    if (usage?.inputTokens !== undefined) line += `,"inputTokens":${usage.inputTokens}`
-    if (usage?.outputTokens !== undefined) line += `,"outputTokens":${usage.outputTokens}`
-    append(`${line}}\n`)
+    append(
+      `{"time":"${isoNow()}","level":"${level}","msg":"request","requestId":"${event.requestId}","kind":"${event.kind}","format":"${event.format}"${event.model === undefined ? '' : `,"model":${text(event.model)}`}${event.upstream === undefined ? '' : `,"upstream":${text(event.upstream)}`},"stream":${event.stream === true},"status":${event.status}${event.error === undefined ? '' : `,"error":"${event.error}"`}${event.refused === undefined ? '' : `,"refused":"${event.refused}"`},"latencyMs":${event.latencyMs}${event.firstByteMs === undefined ? '' : `,"firstByteMs":${event.firstByteMs}`}${caller ? `,"keyId":"${caller.id}","accountId":"${caller.accountId}"` : ''}${usage?.inputTokens === undefined ? '' : `,"inputTokens":${usage.inputTokens}`}${usage?.outputTokens === undefined ? '' : `,"outputTokens":${usage.outputTokens}`}}\n`,
+    )
   }
 
   // ── the gateway's hooks ──────────────────────────────────────────────────────────────────────────────────────────
