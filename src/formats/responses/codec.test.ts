@@ -335,6 +335,43 @@ describe('reasoning round trips through a Responses client', () => {
     expect(warnings.some((w) => w.message.includes('another provider'))).toBe(true)
   })
 
+  it('reasoning without any signature gets the envelope of nothing; its text comes back as plain reasoning', () => {
+    const chat = {
+      id: 'chatcmpl-1',
+      object: 'chat.completion',
+      created: 1,
+      model: 'deepseek-reasoner',
+      choices: [
+        {
+          index: 0,
+          message: {
+            role: 'assistant',
+            content: null,
+            reasoning_content: 'Think first.',
+            tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'f', arguments: '{}' } }],
+          },
+          finish_reason: 'tool_calls',
+        },
+      ],
+    }
+    const answer = convertResponse(chat, { from: 'chat-completions', to: 'responses' }) as Json
+    const [reasoning, call] = answer.output
+    expect(reasoning).toMatchObject({ type: 'reasoning', summary: [{ type: 'summary_text', text: 'Think first.' }] })
+    expect(reasoning.encrypted_content).toMatch(/^il1\./)
+    expect(readEnvelope(reasoning)).toEqual({ kind: 'reasoning' })
+    // Sent back the way the AI SDK (store: false) and Codex do: no id, summary and encrypted_content.
+    const input = [
+      { role: 'user', content: 'go' },
+      { type: 'reasoning', summary: reasoning.summary, encrypted_content: reasoning.encrypted_content },
+      { type: 'function_call', call_id: call.call_id, name: 'f', arguments: '{}' },
+      { type: 'function_call_output', call_id: call.call_id, output: 'ok' },
+    ]
+    const body = convertRequest({ model: 'm', input }, { from: 'responses', to: 'chat-completions' }) as Json
+    const assistant = body.messages.find((m: Json) => m.role === 'assistant')
+    expect(assistant.reasoning_content).toBe('Think first.')
+    expect(JSON.stringify(body)).not.toContain('il1.')
+  })
+
   it('a damaged envelope or a foreign blob is never mistaken for ours', () => {
     expect(readEnvelope({ summary: [], encrypted_content: 'il1.not-base64!!' })).toBeUndefined()
     expect(readEnvelope({ summary: [], encrypted_content: 'gAAAA' })).toBeUndefined()

@@ -267,11 +267,12 @@ export function reasoningPart(item: Wire, path: string, carried: Carried | undef
     if (carried.providerData) redacted.providerData = carried.providerData
     return redacted
   }
-  if (carried?.kind === 'reasoning')
-    return { type: 'reasoning', text: texts.join('\n\n'), providerData: carried.providerData }
   const part: ir.ReasoningPart = { type: 'reasoning', text: texts.join('\n\n') }
-  // OpenAI's own encrypted reasoning goes back untouched, and only to a Responses upstream.
-  if (typeof item.encrypted_content === 'string') part.providerData = reasoningData(item)
+  // Our envelope's signatures (none in the envelope of nothing), or OpenAI's own encrypted reasoning, which goes
+  // back untouched, and only to a Responses upstream.
+  if (carried?.kind === 'reasoning') {
+    if (carried.providerData) part.providerData = carried.providerData
+  } else if (typeof item.encrypted_content === 'string') part.providerData = reasoningData(item)
   return part
 }
 

@@ -29,8 +29,7 @@ export function reasoningItem(part: ir.ReasoningPart | ir.RedactedReasoningPart,
   const item: Wire = { type: 'reasoning' }
   if (id !== undefined) item.id = id
   item.summary = part.type === 'reasoning' && part.text !== '' ? [{ type: 'summary_text', text: part.text }] : []
-  const envelope = reasoningEnvelope(part)
-  if (envelope !== undefined) item.encrypted_content = envelope
+  item.encrypted_content = reasoningEnvelope(part)
   return item
 }
 

@@ -5,6 +5,10 @@
  * `summary` holds the reasoning text (every client echoes it too); the envelope holds the signatures.
  *
  * - A reasoning item with an envelope is that reasoning part (a redacted one when the envelope carries its data).
+ *   Reasoning with no signature at all (a chat-completions upstream's `reasoning_content`, a Gemini thought) gets the
+ *   envelope of nothing: a client that keeps reasoning only with its `encrypted_content` (the AI SDK with
+ *   `store: false` drops every reasoning item without one, and Codex asks for it with `include`) then still sends
+ *   the text back in `summary`, and the item is recognisably the gateway's, never sent to OpenAI.
  * - A reasoning item with an empty `summary` whose envelope holds only Gemini data is a carrier for the part that
  *   follows it in the turn (a function call or text): Gemini wants its `thoughtSignature` back on the
  *   `functionCall` part, and a `function_call` item has no field any client echoes.
@@ -13,10 +17,10 @@
  * `providerData.responses.item` and only ever sent back to a Responses upstream.
  */
 import type * as ir from '../../ir/index.js'
-import { envelopeFor, unwrapEnvelope } from '../../shared/reasoning-envelope.js'
+import { envelopeFor, unsignedEnvelope, unwrapEnvelope } from '../../shared/reasoning-envelope.js'
 
 export type Carried =
-  | { kind: 'reasoning'; providerData: ir.ProviderData }
+  | { kind: 'reasoning'; providerData?: ir.ProviderData }
   | { kind: 'redacted'; data: string; providerData?: ir.ProviderData }
   | { kind: 'attach'; providerData: ir.ProviderData }
 
@@ -34,12 +38,13 @@ export function readEnvelope(item: Record<string, unknown>): Carried | undefined
   if (emptySummary && keys.length > 0 && keys.every((key) => key === 'content-generation')) {
     return { kind: 'attach', providerData: envelope.providerData }
   }
-  return { kind: 'reasoning', providerData: envelope.providerData }
+  return keys.length > 0 ? { kind: 'reasoning', providerData: envelope.providerData } : { kind: 'reasoning' }
 }
 
-/** The envelope for a reasoning / redacted part, or undefined when it carries no other provider's signature. */
-export function reasoningEnvelope(part: ir.ReasoningPart | ir.RedactedReasoningPart): string | undefined {
-  return envelopeFor(part.providerData, 'responses', part.type === 'redacted-reasoning' ? part.data : undefined)
+/** The envelope for a reasoning / redacted part: another provider's signature, else the envelope of nothing. */
+export function reasoningEnvelope(part: ir.ReasoningPart | ir.RedactedReasoningPart): string {
+  const redacted = part.type === 'redacted-reasoning' ? part.data : undefined
+  return envelopeFor(part.providerData, 'responses', redacted) ?? unsignedEnvelope()
 }
 
 /** The envelope of a Gemini signature riding on a function call or text part (undefined when there is none). */
