@@ -21,7 +21,11 @@ let gateway: Running
 
 beforeAll(async () => {
   upstream = await startStrictUpstream()
-  const options = { ...strictGatewayOptions(upstream.url), reasoningStore: false as const, responseStore: false }
+  const options = {
+    ...strictGatewayOptions(upstream.url),
+    reasoningStore: false as const,
+    responseStore: false as const,
+  }
   gateway = await serve(createGateway(options).fetch)
 })
 afterAll(async () => {
