@@ -9,6 +9,9 @@
  *   PostgreSQL delivers notifications in commit order, so once a ping sent at time t is heard, every change committed
  *   before t has been applied. The cache is used only while the last ping heard was sent less than `staleMs` (800 ms)
  *   ago; otherwise every request reads its key from the database (correct, slower) until the pings flow again.
+ *   The pings run while keys are being checked: from the start, and until `idleMs` (10 s) after the last check — an
+ *   idle instance sends none (they were most of its idle CPU). The first key check after an idle spell reads the
+ *   database and starts them again; the cache is in use as soon as the first ping is heard (a round trip later).
  * - A lost listening connection drops the whole cache (and bypasses it) until it is listening again.
  * - A lookup that started before an invalidation is not cached (an epoch counter), and entries live at most `ttlMs`
  *   (30 s) as a last safety net.
@@ -25,7 +28,10 @@ export const keysChannel = 'interlingua_keys'
  *   caller: { id: string, accountId: string, models?: string[] } }} KeyRecord
  */
 
-export function createKeyCache(db, { ttlMs = 30_000, heartbeatMs = 200, staleMs = 800, maxEntries = 100_000 } = {}) {
+export function createKeyCache(
+  db,
+  { ttlMs = 30_000, heartbeatMs = 200, staleMs = 800, idleMs = 10_000, maxEntries = 100_000 } = {},
+) {
   /** hash → { record: KeyRecord | null (no such valid key), expires } */
   const entries = new Map()
   /**
@@ -44,6 +50,11 @@ export function createKeyCache(db, { ttlMs = 30_000, heartbeatMs = 200, staleMs 
   const sent = new Map()
   let seq = 0
   let heardSentAt = 0
+  /** When a key was last checked (the start counts as one), and whether the heartbeat is running. */
+  let checkedAt = Date.now()
+  let beating = false
+  let heartbeat
+  let closed = false
   const stats = { hits: 0, misses: 0, invalidations: 0, resubscriptions: 0 }
 
   function dropAll() {
@@ -91,6 +102,7 @@ export function createKeyCache(db, { ttlMs = 30_000, heartbeatMs = 200, staleMs 
     onNotify,
     onSubscribed() {
       subscribed = true
+      if (Date.now() - checkedAt < idleMs) wake()
     },
     onLost() {
       subscribed = false
@@ -98,20 +110,29 @@ export function createKeyCache(db, { ttlMs = 30_000, heartbeatMs = 200, staleMs 
       dropAll()
     },
   })
-  let heartbeat
-  if (server) {
-    heartbeat = setInterval(() => {
-      if (!subscribed) return
-      seq += 1
-      sent.set(seq, Date.now())
-      if (sent.size > 100) sent.delete(sent.keys().next().value)
-      db.query('SELECT pg_notify($1, $2)', [keysChannel, `ping:${instance}:${seq}`]).catch(() => {})
-    }, heartbeatMs)
+  /** A ping now and the next in `heartbeatMs` — unless not listening (`onSubscribed` wakes it) or idle. */
+  function beat() {
+    const now = Date.now()
+    if (closed || !subscribed || now - checkedAt >= idleMs) {
+      beating = false
+      return
+    }
+    seq += 1
+    sent.set(seq, now)
+    if (sent.size > 100) sent.delete(sent.keys().next().value)
+    db.query('SELECT pg_notify($1, $2)', [keysChannel, `ping:${instance}:${seq}`]).catch(() => {})
+    heartbeat = setTimeout(beat, heartbeatMs)
     heartbeat.unref()
   }
+  function wake() {
+    if (!server || beating) return
+    beating = true
+    clearTimeout(heartbeat)
+    beat()
+  }
 
-  /** Whether cached records may be used now (see the module doc). */
-  const usable = () => subscribed && (!server || Date.now() - heardSentAt < staleMs)
+  /** Whether cached records may be used at `now` (see the module doc). */
+  const usable = (now = Date.now()) => subscribed && (!server || now - heardSentAt < staleMs)
 
   const valid = (record) =>
     record && (record.expiresAt === undefined || record.expiresAt > Date.now()) ? record : undefined
@@ -140,8 +161,11 @@ export function createKeyCache(db, { ttlMs = 30_000, heartbeatMs = 200, staleMs 
 
   return {
     stats,
-    /** Whether the cache is in use (listening, and on a server the heartbeat heard lately). */
-    usable,
+    /**
+     * Whether the cache is in use: listening, and on a server — while keys are being checked — the heartbeat heard
+     * lately. An idle instance's is (its next check reads the database once and starts the heartbeat again).
+     */
+    usable: () => subscribed && (!server || !beating || Date.now() - heardSentAt < staleMs),
     /** The valid record of a presented key (not revoked, not expired, its account not suspended), or undefined. */
     lookup(presented) {
       let hash = hashes.get(presented)
@@ -150,9 +174,12 @@ export function createKeyCache(db, { ttlMs = 30_000, heartbeatMs = 200, staleMs 
         if (hashes.size >= maxEntries) hashes.clear()
         hashes.set(presented, hash)
       }
-      if (usable()) {
+      const now = Date.now()
+      checkedAt = now
+      if (!beating) wake()
+      if (usable(now)) {
         const entry = entries.get(hash)
-        if (entry && entry.expires > Date.now()) {
+        if (entry && entry.expires > now) {
           stats.hits++
           return valid(entry.record)
         }
@@ -163,7 +190,8 @@ export function createKeyCache(db, { ttlMs = 30_000, heartbeatMs = 200, staleMs 
     forgetKey,
     forgetAccount,
     async close() {
-      clearInterval(heartbeat)
+      closed = true
+      clearTimeout(heartbeat)
       await stopListening()
     },
   }

@@ -10,7 +10,7 @@
  * a code or a prompt: the key's row id, the account id, the model, the status, the latency, the time to the first
  * byte, tokens.
  */
-import { readFileSync, write as writeFile } from 'node:fs'
+import { readFileSync, writev } from 'node:fs'
 import client from 'prom-client'
 import { safeEqual } from './security.mjs'
 import { textChunks } from './text-chunks.mjs'
@@ -84,8 +84,9 @@ function arrayHistogram(registry, name, help, bounds) {
 
 /**
  * Writes to stdout off the event loop: `process.stdout` is synchronous for pipes on Linux, so a log reader that falls
- * behind (a full pipe) would stop every request. Here one `fs.write` is in flight at a time on libuv's thread pool;
- * text that arrives meanwhile waits, and beyond 16 MiB waiting it is dropped (and how much is said once it flows).
+ * behind (a full pipe) would stop every request. Here one `fs.writev` of the waiting buffers (as they are, not joined)
+ * is in flight at a time on libuv's thread pool; text that arrives meanwhile waits, and beyond 16 MiB waiting it is
+ * dropped (and how much is said once it flows).
  */
 function stdoutWriter() {
   let waiting = []
@@ -105,16 +106,20 @@ function stdoutWriter() {
       return
     }
     busy = true
-    const bytes = waiting.length === 1 ? waiting[0] : Buffer.concat(waiting)
+    const buffers = waiting
     waiting = []
     size = 0
-    send(bytes, 0)
+    send(buffers)
   }
-  /** Writes `bytes` from `offset` on, all of it (a pipe may take part of a write; a non-blocking one may say EAGAIN). */
-  const send = (bytes, offset) =>
-    writeFile(1, bytes, offset, bytes.length - offset, null, (error, written) => {
-      if (error?.code === 'EAGAIN') return setTimeout(() => send(bytes, offset), 10)
-      if (!error && offset + written < bytes.length) return send(bytes, offset + written)
+  /** Writes all of `buffers` (a pipe may take part of a write; a non-blocking one may say EAGAIN). */
+  const send = (buffers) =>
+    writev(1, buffers, null, (error, written) => {
+      if (error?.code === 'EAGAIN') return setTimeout(() => send(buffers), 10)
+      if (!error) {
+        let i = 0
+        while (i < buffers.length && written >= buffers[i].length) written -= buffers[i++].length
+        if (i < buffers.length) return send([buffers[i].subarray(written), ...buffers.slice(i + 1)])
+      }
       next() // written, or stdout is gone (EPIPE): nothing more to do for these lines
     })
   /** Takes buffers of whole lines. */
@@ -141,7 +146,9 @@ function stdoutWriter() {
  */
 export function createOps({ db, keys, limiter, metricsToken, logLevel = 'info', write }) {
   const registry = new client.Registry()
-  client.collectDefaultMetrics({ register: registry })
+  // The event-loop lag histogram samples every 100 ms, not prom-client's 10 ms: a timer a hundred times a second was half
+  // of an idle instance's CPU; ten a second still catch a blocked loop (and the lag gauge is measured at each scrape).
+  client.collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 100 })
   const requests = mapCounter(
     registry,
     'interlingua_requests_total',
@@ -218,14 +225,16 @@ export function createOps({ db, keys, limiter, metricsToken, logLevel = 'info', 
   const threshold = levels[logLevel] ?? levels.info
   const out = write ?? stdoutWriter()
   const lines = textChunks()
+  /** Armed by the first line after a write (an idle instance has no timer running). */
+  let logTimer
   const flushLogs = () => {
+    clearTimeout(logTimer)
+    logTimer = undefined
     const buffers = lines.take()
     if (buffers.length === 0) return
     if (out.buffers) out(buffers)
     else out(buffers.map((buffer) => buffer.toString('utf8')).join(''))
   }
-  const logTimer = setInterval(flushLogs, 100)
-  logTimer.unref()
   /** The time as ISO text, made again only when the millisecond changed. */
   let isoAt = 0
   let isoText = ''
@@ -240,6 +249,10 @@ export function createOps({ db, keys, limiter, metricsToken, logLevel = 'info', 
   const append = (line) => {
     lines.append(line)
     if (lines.bytes >= 1 << 20) flushLogs()
+    else if (logTimer === undefined) {
+      logTimer = setTimeout(flushLogs, 100)
+      logTimer.unref()
+    }
   }
   /** Logs `fields` (an object, its own `time` and `level` set here) at `level`. */
   function log(level, fields) {
@@ -250,14 +263,64 @@ export function createOps({ db, keys, limiter, metricsToken, logLevel = 'info', 
   }
   const text = JSON.stringify
   /**
+   * What repeats between request lines is made once: the head (time, level, msg) once per millisecond, the part from
+   * the kind to the status once per (model, kind, format, upstream, stream) — a map by model, at most 1000 (the client
+   * names the model), each keeping the last shape seen — and the key and account ids once per caller (the key
+   * cache's record). A line is then one short template string: ~0.6 µs with its encoding, 1.6 µs made whole.
+   */
+  let headAt = 0
+  let head = ''
+  const shapes = new Map()
+  const callers = new WeakMap()
+  function shapeOf(event) {
+    const model = event.model
+    const stream = event.stream === true
+    let shape = shapes.get(model)
+    if (
+      shape === undefined ||
+      shape.kind !== event.kind ||
+      shape.format !== event.format ||
+      shape.upstream !== event.upstream ||
+      shape.stream !== stream
+    ) {
+      // Only the model and the upstream name are escaped: the kind and format are the library's identifiers.
+      shape = {
+        kind: event.kind,
+        format: event.format,
+        upstream: event.upstream,
+        stream,
+        text: `","kind":"${event.kind}","format":"${event.format}"${model === undefined ? '' : `,"model":${text(model)}`}${event.upstream === undefined ? '' : `,"upstream":${text(event.upstream)}`},"stream":${stream},"status":`,
+      }
+      if (shapes.size >= 1000) shapes.clear()
+      shapes.set(model, shape)
+    }
+    return shape.text
+  }
+  /**
    * The request's log line: the fields in a fixed order, absent ones left out, made as one string (no object for it).
-   * Only the model and the upstream name are escaped: the request id, kind, format and error codes are the library's
-   * identifiers, the key and account ids the database's uuids.
+   * The request id and error codes are the library's identifiers, the key and account ids the database's uuids.
    */
   function requestLine(level, event, usage) {
+    let start
+    if (level === 'info') {
+      const now = Date.now()
+      if (now !== headAt) {
+        headAt = now
+        head = `{"time":"${isoNow()}","level":"info","msg":"request","requestId":"`
+      }
+      start = head
+    } else start = `{"time":"${isoNow()}","level":"${level}","msg":"request","requestId":"`
     const caller = event.caller
+    let ids = ''
+    if (caller) {
+      ids = callers.get(caller)
+      if (ids === undefined) {
+        ids = `,"keyId":"${caller.id}","accountId":"${caller.accountId}"`
+        callers.set(caller, ids)
+      }
+    }
     append(
-      `{"time":"${isoNow()}","level":"${level}","msg":"request","requestId":"${event.requestId}","kind":"${event.kind}","format":"${event.format}"${event.model === undefined ? '' : `,"model":${text(event.model)}`}${event.upstream === undefined ? '' : `,"upstream":${text(event.upstream)}`},"stream":${event.stream === true},"status":${event.status}${event.error === undefined ? '' : `,"error":"${event.error}"`}${event.refused === undefined ? '' : `,"refused":"${event.refused}"`},"latencyMs":${event.latencyMs}${event.firstByteMs === undefined ? '' : `,"firstByteMs":${event.firstByteMs}`}${caller ? `,"keyId":"${caller.id}","accountId":"${caller.accountId}"` : ''}${usage?.inputTokens === undefined ? '' : `,"inputTokens":${usage.inputTokens}`}${usage?.outputTokens === undefined ? '' : `,"outputTokens":${usage.outputTokens}`}}\n`,
+      `${start}${event.requestId}${shapeOf(event)}${event.status}${event.error === undefined ? '' : `,"error":"${event.error}"`}${event.refused === undefined ? '' : `,"refused":"${event.refused}"`},"latencyMs":${event.latencyMs}${event.firstByteMs === undefined ? '' : `,"firstByteMs":${event.firstByteMs}`}${ids}${usage?.inputTokens === undefined ? '' : `,"inputTokens":${usage.inputTokens}`}${usage?.outputTokens === undefined ? '' : `,"outputTokens":${usage.outputTokens}`}}\n`,
     )
   }
 
@@ -344,7 +407,6 @@ export function createOps({ db, keys, limiter, metricsToken, logLevel = 'info', 
     log,
     /** Stops the timer and writes the lines still buffered; resolves when they are out. */
     async close() {
-      clearInterval(logTimer)
       flushLogs()
       await out.drained?.()
     },

@@ -217,3 +217,38 @@ it('LOG_LEVEL=warn writes only the errors', async () => {
   expect(lines).toHaveLength(1)
   expect(lines[0]).toMatchObject({ level: 'error', requestId: 'r2', status: 503 })
 })
+
+it('each request line has its own fields, whatever the line before it shared (made from cached parts)', async () => {
+  let text = ''
+  const ops = createOps({ db: { query: async () => [] }, write: (t) => (text += t) })
+  const one = { id: 'k1', accountId: 'a1' }
+  const two = { id: 'k2', accountId: 'a2' }
+  const base = { format: 'chat-completions', kind: 'generate', model: 'm "1"\n', upstream: 'mock', status: 200 }
+  const events = [
+    { ...base, requestId: 'r1', caller: one, latencyMs: 3, firstByteMs: 3, usage: { inputTokens: 5, outputTokens: 2 } },
+    { ...base, requestId: 'r2', caller: one, stream: true, latencyMs: 9, firstByteMs: 1 },
+    { ...base, requestId: 'r3', caller: two, upstream: 'other', latencyMs: 4 },
+    { ...base, requestId: 'r4', format: 'messages', status: 503, error: 'upstream', latencyMs: 5 },
+    { ...base, requestId: 'r5', kind: 'list-models', model: undefined, upstream: undefined, caller: two, latencyMs: 1 },
+    { ...base, requestId: 'r6', model: 'ü', upstream: undefined, status: 401, refused: 'authentication', latencyMs: 0 },
+    { ...base, requestId: 'r7', caller: one, latencyMs: 2 },
+  ]
+  for (const event of events) ops.observe.response(event)
+  await ops.close()
+  const lines = text
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line))
+  const expected = events.map(({ caller, usage, ...event }) => ({
+    level: event.status >= 500 ? 'error' : 'info',
+    msg: 'request',
+    ...event,
+    ...(event.model === undefined ? {} : { model: event.model }),
+    stream: event.stream === true,
+    ...(caller ? { keyId: caller.id, accountId: caller.accountId } : {}),
+    ...(usage ?? {}),
+  }))
+  for (const entry of expected) for (const name of Object.keys(entry)) if (entry[name] === undefined) delete entry[name]
+  expect(lines.map(({ time, ...line }) => line)).toEqual(expected)
+  for (const line of lines) expect(Date.parse(line.time)).toBeGreaterThan(Date.now() - 60_000)
+})
