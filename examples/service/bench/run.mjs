@@ -8,10 +8,17 @@
 //    — and, as a second row, the library gateway mounted on Hono like the service did before (bench/bare.mjs) — same
 //    process setup, rounds interleaved; the ratio is the median of each round's target / CLI ratio, "added p50" the
 //    median of each round's p50 difference (a shared machine drifts between rounds, much less within one).
-// PostgreSQL is a local server started for the run (Debian's binaries, fsync on), stopped afterwards.
+// PostgreSQL is a local server started for the run (Debian's binaries, fsync on), stopped afterwards. Its CPU per
+// request (the server process and its backends, from /proc; counted in the rounds of the service on PostgreSQL) is
+// reported next to the service's: on a 2-core machine the two compete for the same cores.
+// The servers under load write their stdout and stderr to files in the run's temporary directory, not to a pipe read by
+// this process: this process also generates the load (autocannon), and reading a line per request of the service's
+// log would slow the load down on the service's rows only. Where a real deployment's log collector runs is another
+// process's business; the service still makes and writes every line (LOG_LEVEL is left at its default, info). The
+// start-up timings still read "listening" from a pipe (no load then, and no polling delay in the figure).
 // Options (env): BENCH_SECONDS (per round, default 3), BENCH_ROUNDS (default 5), BENCH_CONNECTIONS (default 10),
 // BENCH_FSYNC=0 (the PostgreSQL server without fsync).
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { availableParallelism, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import autocannon from 'autocannon'
@@ -41,6 +48,24 @@ async function main() {
   cleanups.push(() => postgres.stop())
   const dataDir = mkdtempSync(join(tmpdir(), 'interlingua-bench-'))
   cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }))
+  const logDir = mkdtempSync(join(tmpdir(), 'interlingua-bench-logs-'))
+  cleanups.push(() => rmSync(logDir, { recursive: true, force: true }))
+  const logFile = (name) => join(logDir, `${name}.log`)
+  /** CPU time of the PostgreSQL server: its main process, its backends, and the backends that ended (waited for). */
+  const postgresCpuMs = () => {
+    const main = postgres.pid()
+    let ms = 0
+    for (const entry of readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue
+      try {
+        const fields = readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1].split(' ')
+        if (Number(entry) === main)
+          ms += (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) * 10
+        else if (Number(fields[1]) === main) ms += (Number(fields[11]) + Number(fields[12])) * 10
+      } catch {} // ended meanwhile
+    }
+    return ms
+  }
   const smtp = { SMTP_URL: mail.url, MAIL_FROM: 'bench@127.0.0.1', KEY_RATE_LIMIT: '1000000000' }
 
   // ── start-up ────────────────────────────────────────────────────────────────────────────────────────────────────
@@ -63,22 +88,22 @@ async function main() {
 
   // ── the three servers, each with a key ───────────────────────────────────────────────────────────────────────────
   const targets = []
-  for (const [label, env] of [
-    ['service on PGlite', { DATA_DIR: dataDir }],
-    ['service on PostgreSQL', { DATABASE_URL: databaseUrl }],
+  for (const [label, env, name] of [
+    ['service on PGlite', { DATA_DIR: dataDir }, 'service-pglite'],
+    ['service on PostgreSQL', { DATABASE_URL: databaseUrl }, 'service-postgresql'],
   ]) {
-    const service = await startService({ ...smtp, ...env })
+    const service = await startService({ ...smtp, ...env }, { logFile: logFile(name) })
     cleanups.push(() => service.stop())
     const key = await createKey(await signUp(browser(service.base), mail, `bench-${targets.length}@example.com`))
-    targets.push({ label, server: service, key })
+    targets.push({ label, server: service, key, postgres: 'DATABASE_URL' in env })
   }
   const bareKey = 'il-bench-bare-key-0123456789abcdefghijklmnopqrstuv'
-  const hono = await startService({ BENCH_KEY: bareKey }, { script: 'bench/bare.mjs' })
+  const hono = await startService({ BENCH_KEY: bareKey }, { script: 'bench/bare.mjs', logFile: logFile('hono') })
   cleanups.push(() => hono.stop())
   targets.unshift({ label: 'library gateway on Hono', server: hono, key: bareKey })
   const cli = await startService(
     { INTERLINGUA_API_KEYS: bareKey },
-    { script: 'node_modules/interlingua/dist/node/cli.js' },
+    { script: 'node_modules/interlingua/dist/node/cli.js', logFile: logFile('cli') },
   )
   cleanups.push(() => cli.stop())
   targets.unshift({ label: 'library CLI gateway', server: cli, key: bareKey })
@@ -90,6 +115,7 @@ async function main() {
     t.cpu = []
     t.p50 = []
     t.p99 = []
+    t.postgresCpu = []
     t.peakRss = t.idleRss
   }
 
@@ -125,17 +151,19 @@ async function main() {
   for (let round = 0; round < rounds; round++) {
     for (const t of targets) {
       const cpuBefore = cpuMs(t.server.pid)
+      const postgresBefore = t.postgres ? postgresCpuMs() : 0
       const result = await load(t, seconds)
-      // The server process's CPU per request (its database server's, for PostgreSQL, not included): unlike req/s, a
-      // busy machine changes it little.
+      // The server process's CPU per request (its database server's, for PostgreSQL, apart): unlike req/s, a busy
+      // machine changes it little.
       t.cpu.push(((cpuMs(t.server.pid) - cpuBefore) * 1000) / result.requests.total)
+      if (t.postgres) t.postgresCpu.push(((postgresCpuMs() - postgresBefore) * 1000) / result.requests.total)
       if (result.non2xx || result.errors)
         throw new Error(`${t.label}: ${result.non2xx} non-2xx, ${result.errors} errors`)
       t.rps.push(result.requests.average)
       t.p50.push(result.precise.p50)
       t.p99.push(result.precise.p99)
       console.log(
-        `round ${round + 1} ${t.label}: ${Math.round(result.requests.average)} req/s, ${Math.round(t.cpu.at(-1))} µs CPU/request, p50 ${result.precise.p50.toFixed(2)} ms, p99 ${result.precise.p99.toFixed(2)} ms`,
+        `round ${round + 1} ${t.label}: ${Math.round(result.requests.average)} req/s, ${Math.round(t.cpu.at(-1))} µs CPU/request${t.postgres ? ` (+ PostgreSQL ${Math.round(t.postgresCpu.at(-1))} µs)` : ''}, p50 ${result.precise.p50.toFixed(2)} ms, p99 ${result.precise.p99.toFixed(2)} ms`,
       )
     }
   }
@@ -158,6 +186,11 @@ async function main() {
       `  ${t.label.padEnd(24)} ${String(Math.round(median(t.rps))).padStart(7)} ${ratio.toFixed(2).padStart(6)} ${String(Math.round(median(t.cpu))).padStart(10)} ${cpuRatio.toFixed(2).padStart(6)} ${median(t.p50).toFixed(2).padStart(7)} ${added.toFixed(2).padStart(8)} ${median(t.p99).toFixed(2).padStart(7)} ${`${Math.round(t.idleRss)} MB`.padStart(9)} ${`${Math.round(t.peakRss)} MB`.padStart(9)}`,
     )
   }
+  for (const t of targets)
+    if (t.postgres)
+      console.log(
+        `  (${t.label}: the PostgreSQL server's own CPU ${Math.round(median(t.postgresCpu))} µs per request, median of the rounds ${t.postgresCpu.map((cpu) => Math.round(cpu)).join(', ')})`,
+      )
   console.log(
     `\nLoad average (1 min) at the start ${startLoad.toFixed(1)}, at the end ${loadavg()[0].toFixed(1)}, on ${cpus} cores.`,
   )

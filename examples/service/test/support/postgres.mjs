@@ -44,7 +44,7 @@ export function freePort() {
 }
 
 /**
- * Starts a server; resolves to `{ url, port, createDatabase(name?), stop() }`. `fsync: false` (the default, for tests)
+ * Starts a server; resolves to `{ url, port, createDatabase(name?), pid(), stop() }`. `fsync: false` (the default, for tests)
  * runs it without fsync; the benchmark keeps fsync on, as a real server has it.
  */
 export async function startPostgres({ fsync = false } = {}) {
@@ -117,6 +117,8 @@ export async function startPostgres({ fsync = false } = {}) {
       port,
       /** A new empty database on this server; its URL. */
       createDatabase: (name = `test_${process.pid}_${++databases}`) => createDatabase(url, name),
+      /** The server's main process id (postmaster.pid's first line): its backends are its children. */
+      pid: () => Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]),
       stop: async () => stop(),
     }
   } catch (error) {

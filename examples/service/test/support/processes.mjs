@@ -5,14 +5,18 @@
  *   const a = await startService({ DATABASE_URL, SMTP_URL })   // { base, pid, startMs, output(), stop() }
  *
  * `script` runs another entry point the same way (the benchmark's bare gateway); it must print `listening on http…`.
+ * `logFile` sends its stdout and stderr to that file instead of a pipe read by this process (the benchmark: a service
+ * under load writes a line per request, and reading them would cost the process that generates the load); "listening"
+ * is then found by reading the file's start every 20 ms until it is there, and nothing of it is read afterwards.
  */
 import { spawn } from 'node:child_process'
+import { closeSync, openSync, readSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { freePort } from './postgres.mjs'
 
 const serviceDir = fileURLToPath(new URL('../..', import.meta.url))
 
-export async function startService(env, { timeoutMs = 60_000, script = 'server.mjs' } = {}) {
+export async function startService(env, { timeoutMs = 60_000, script = 'server.mjs', logFile } = {}) {
   const port = await freePort()
   const clean = Object.fromEntries(
     Object.entries(process.env).filter(
@@ -20,20 +24,34 @@ export async function startService(env, { timeoutMs = 60_000, script = 'server.m
     ),
   )
   const started = Date.now()
+  const fd = logFile ? openSync(logFile, 'a') : undefined
   const child = spawn(process.execPath, [script], {
     cwd: serviceDir,
     env: { ...clean, HOST: '127.0.0.1', PORT: String(port), ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', fd ?? 'pipe', fd ?? 'pipe'],
   })
+  if (fd !== undefined) closeSync(fd)
   // What it printed: all of it up to 1 MiB, then the first 256 KiB and the latest (a process under load logs a line per
-  // request).
+  // request). With `logFile`, the file's first 64 KiB when asked.
   let output = ''
   const keep = (chunk) => {
     output += chunk
     if (output.length > 1 << 20) output = `${output.slice(0, 1 << 18)}\n[…]\n${output.slice(-(1 << 18))}`
   }
-  child.stdout.on('data', keep)
-  child.stderr.on('data', keep)
+  const readLog = () => {
+    const file = openSync(logFile, 'r')
+    try {
+      const buffer = Buffer.alloc(1 << 16)
+      return buffer.toString('utf8', 0, readSync(file, buffer, 0, buffer.length, 0))
+    } finally {
+      closeSync(file)
+    }
+  }
+  if (!logFile) {
+    child.stdout.on('data', keep)
+    child.stderr.on('data', keep)
+  }
+  const printed = () => (logFile ? readLog() : output)
   const exited = new Promise((resolve) => child.once('exit', resolve))
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM')
@@ -43,19 +61,26 @@ export async function startService(env, { timeoutMs = 60_000, script = 'server.m
   }
   try {
     await new Promise((resolve, reject) => {
-      const timer = setTimeout(
-        () => reject(new Error(`the service did not start in ${timeoutMs} ms:\n${output}`)),
-        timeoutMs,
-      )
-      child.stdout.on('data', () => {
-        if (/listening on http/.test(output)) {
-          clearTimeout(timer)
+      let poll
+      const done = () => {
+        clearTimeout(timer)
+        clearInterval(poll)
+      }
+      const timer = setTimeout(() => {
+        done()
+        reject(new Error(`the service did not start in ${timeoutMs} ms:\n${printed()}`))
+      }, timeoutMs)
+      const check = () => {
+        if (/listening on http/.test(printed())) {
+          done()
           resolve()
         }
-      })
+      }
+      if (logFile) poll = setInterval(check, 20)
+      else child.stdout.on('data', check)
       child.once('exit', (code, signal) => {
-        clearTimeout(timer)
-        reject(new Error(`the service exited (${code ?? signal}) before listening:\n${output}`))
+        done()
+        reject(new Error(`the service exited (${code ?? signal}) before listening:\n${printed()}`))
       })
     })
   } catch (error) {
@@ -66,7 +91,7 @@ export async function startService(env, { timeoutMs = 60_000, script = 'server.m
     base: `http://127.0.0.1:${port}`,
     pid: child.pid,
     startMs: Date.now() - started,
-    output: () => output,
+    output: printed,
     stop,
   }
 }
