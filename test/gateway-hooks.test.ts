@@ -2,7 +2,7 @@
  * Warnings (header + onWarning, strict mode), observability hooks (no keys), media fetching for content-generation
  * upstreams (policy 8), authenticate(), and a `{ format: 'mock' }` upstream.
  */
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { createGateway } from '../src/gateway/create-gateway.js'
 import type { GatewayRequestEvent, GatewayResponseEvent } from '../src/gateway/options.js'
 import type * as ir from '../src/ir/index.js'
@@ -121,6 +121,21 @@ describe('time to the first byte', () => {
     const { gateway } = stack({ onResponse: (e) => responses.push(e) })
     const { path, body } = wireRequest('chat-completions', 'via-messages')
     await (await gateway.fetch(post('chat-completions', path, body))).json()
+    expect(responses[0]?.firstByteMs).toBe(responses[0]?.latencyMs)
+  })
+
+  it("is a whole answer's latency even when the clock ticks between two readings", async () => {
+    const responses: GatewayResponseEvent[] = []
+    const { gateway } = stack({ onResponse: (e) => responses.push(e) })
+    const { path, body } = wireRequest('chat-completions', 'via-messages')
+    let clock = Date.now()
+    const now = vi.spyOn(Date, 'now').mockImplementation(() => clock++)
+    try {
+      await (await gateway.fetch(post('chat-completions', path, body))).json()
+    } finally {
+      now.mockRestore()
+    }
+    expect(responses[0]?.latencyMs).toBeGreaterThan(0)
     expect(responses[0]?.firstByteMs).toBe(responses[0]?.latencyMs)
   })
 })

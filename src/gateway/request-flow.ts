@@ -133,7 +133,8 @@ export class RequestFlow {
     if (!this.options.onResponse) return result
     exchange.headAt = Date.now()
     if (!isChunkSource(body) || result.status >= 400) {
-      this.options.onResponse(this.responseEvent(exchange, result.status))
+      // A whole answer: its first byte is its end — one clock reading, so the two never differ by a tick.
+      this.options.onResponse(this.responseEvent(exchange, result.status, exchange.headAt))
       return result
     }
     result.body = observe(body, () => this.options.onResponse?.(this.responseEvent(exchange, result.status)))
@@ -144,9 +145,8 @@ export class RequestFlow {
    * The request's event, completed in place (no copy: `{ ...event, status }`, a spread followed by more properties,
    * takes V8's slow path — ~10 µs a request). `onRequest` and `onWarning` got copies, so nothing else sees it change.
    */
-  private responseEvent(exchange: Exchange, status: number): GatewayResponseEvent {
+  private responseEvent(exchange: Exchange, status: number, now = Date.now()): GatewayResponseEvent {
     const event = exchange.event as GatewayResponseEvent
-    const now = Date.now()
     event.status = status
     event.latencyMs = now - exchange.started
     event.firstByteMs = (exchange.headAt ?? now) - exchange.started
