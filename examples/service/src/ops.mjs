@@ -20,11 +20,12 @@ const migrations = JSON.parse(readFileSync(new URL('../migrations/meta/_journal.
 const levels = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 }
 
 /**
- * A counter whose values live in a plain map and are read by prom-client at scrape time: `add(joined, n)` where
- * `joined` is the label values joined by NUL (no array or object per request).
+ * A counter of two or three labels whose values live in nested maps (a level per label, keyed by the values as given:
+ * the request's own strings and numbers) and are read by prom-client at scrape time: `add(n, a, b[, c])` — no joined
+ * key string to make and hash per request, no array or object.
  */
 function mapCounter(registry, name, help, labelNames) {
-  const values = new Map()
+  const root = new Map()
   new client.Counter({
     name,
     help,
@@ -32,15 +33,27 @@ function mapCounter(registry, name, help, labelNames) {
     registers: [registry],
     collect() {
       this.reset()
-      for (const [joined, value] of values) {
-        const parts = joined.split('\u0000')
-        this.inc(Object.fromEntries(labelNames.map((label, i) => [label, parts[i]])), value)
+      const walk = (map, values) => {
+        for (const [key, value] of map) {
+          if (value instanceof Map) walk(value, [...values, key])
+          else this.inc(Object.fromEntries(labelNames.map((label, i) => [label, String([...values, key][i])])), value)
+        }
       }
+      walk(root, [])
     },
   })
-  return (joined, n = 1) => {
-    values.set(joined, (values.get(joined) ?? 0) + n)
+  const level = (map, key) => {
+    let next = map.get(key)
+    if (next === undefined) {
+      next = new Map()
+      map.set(key, next)
+    }
+    return next
   }
+  const add = (map, key, n) => map.set(key, (map.get(key) ?? 0) + n)
+  return labelNames.length === 2
+    ? (n, a, b) => add(level(root, a), b, n)
+    : (n, a, b, c) => add(level(level(root, a), b), c, n)
 }
 
 /**
@@ -332,21 +345,21 @@ export function createOps({ db, keys, limiter, metricsToken, logLevel = 'info', 
     response(event) {
       if (event.stream && !event.refused) open--
       const model = event.model ?? `(${event.kind})`
-      requests(`${event.format}\u0000${model}\u0000${event.status}`)
+      requests(1, event.format, model, event.status)
       latency(event.latencyMs / 1000)
       if (event.firstByteMs !== undefined) firstByte(event.firstByteMs / 1000)
       const usage = event.usage
       if (usage) {
-        if (usage.inputTokens) tokens(`input\u0000${model}`, usage.inputTokens)
-        if (usage.outputTokens) tokens(`output\u0000${model}`, usage.outputTokens)
-        if (usage.cachedInputTokens) tokens(`cached\u0000${model}`, usage.cachedInputTokens)
-        if (usage.reasoningTokens) tokens(`reasoning\u0000${model}`, usage.reasoningTokens)
+        if (usage.inputTokens) tokens(usage.inputTokens, 'input', model)
+        if (usage.outputTokens) tokens(usage.outputTokens, 'output', model)
+        if (usage.cachedInputTokens) tokens(usage.cachedInputTokens, 'cached', model)
+        if (usage.reasoningTokens) tokens(usage.reasoningTokens, 'reasoning', model)
       }
       // An upstream's failure: an HTTP error it caused (5xx, its 429) or an error inside a started stream — not the
       // client's own mistakes (400, 403, 404).
       const status = event.status
       if (event.error && event.upstream && !event.refused && (status >= 500 || status === 429 || status < 400))
-        upstreamErrors(`${event.upstream}\u0000${event.error}`)
+        upstreamErrors(1, event.upstream, event.error)
       const level = status >= 500 ? 'error' : 'info'
       if (levels[level] >= threshold) requestLine(level, event, usage)
     },
