@@ -5,18 +5,29 @@
 import { deleteCookie } from 'hono/cookie'
 import { messagePage } from './pages.mjs'
 import { accountPage, logsPage } from './pages-activity.mjs'
+import { entryFields } from './request-log.mjs'
 import { emailKey } from './security.mjs'
+
+/**
+ * The account's latest 100 requests, newest first, from the batches (src/request-log.mjs) without reading them all:
+ * `recent` takes the latest batches by their last request until they hold 100 requests (at most 100 batches); every
+ * request among the latest 100 started at or after the earliest start in those (`since`), so only batches whose last
+ * request is that recent are unpacked (through the index on account and last request).
+ */
+const latestRequests = `WITH recent AS (
+    SELECT first_at, requests, sum(requests) OVER (ORDER BY last_at DESC ROWS UNBOUNDED PRECEDING) AS upto
+    FROM request_log_batches WHERE account_id = $1 ORDER BY last_at DESC LIMIT 100),
+  since AS (SELECT min(first_at) AS at FROM recent WHERE upto - requests < 100)
+  SELECT k.name AS key_name, r.* FROM request_log_batches b JOIN api_keys k ON k.id = b.key_id,
+    LATERAL (SELECT ${entryFields}, x.n FROM json_array_elements(b.entries::json) WITH ORDINALITY AS x(e, n)) r
+  WHERE b.account_id = $1 AND b.last_at >= (SELECT at FROM since)
+  ORDER BY r.at DESC, b.id DESC, r.n DESC LIMIT 100`
 
 export function mountActivity(app, { db, keys, flushUsage, requestLog, forged, refused }) {
   app.get('/logs', async (c) => {
     const account = c.get('account')
     await flushUsage() // this instance's latest requests are on the page at once
-    const rows = await db.query(
-      `SELECT l.at, k.name AS key_name, l.model, l.format, l.upstream, l.stream, l.status, l.latency_ms, l.first_byte_ms,
-         l.input_tokens, l.output_tokens
-       FROM request_log l JOIN api_keys k ON k.id = l.key_id WHERE l.account_id = $1 ORDER BY l.at DESC, l.id DESC LIMIT 100`,
-      [account.id],
-    )
+    const rows = await db.query(latestRequests, [account.id])
     return c.html(logsPage({ account, csrf: account.csrf, rows, retentionDays: requestLog.retentionDays }))
   })
   const accountView = async (c, flash, status = 200) => {

@@ -8,7 +8,6 @@ import { sql } from 'drizzle-orm'
 import {
   bigint,
   bigserial,
-  boolean,
   date,
   foreignKey,
   index,
@@ -172,35 +171,36 @@ export const storedItems = stateTable('stored_items', 'item')
 export const storedReasoning = stateTable('stored_reasoning', 'details')
 
 /**
- * The request log (`/logs`): one row per API request of a key — never the prompt or the answer — written with the
- * usage batches, kept LOG_RETENTION_DAYS (7) days by the periodic clean-up.
+ * The request log (`/logs`), by batch (src/request-log.mjs): one row per key and write of the usage batches (every
+ * second; a busy key's second in rows of at most 1000 requests), its requests as a JSON array of compact entries in
+ * `entries` — never the prompt or the answer. Per request, the database stores a few bytes of text: no row, index entry
+ * or foreign-key check. Batches are deleted whole by the periodic clean-up once their last request is older than
+ * LOG_RETENTION_DAYS (7).
  */
-export const requestLog = pgTable(
-  'request_log',
+export const requestLogBatches = pgTable(
+  'request_log_batches',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
     accountId: uuid('account_id').notNull(),
     keyId: uuid('key_id').notNull(),
-    at: timestamptz('at').notNull(),
-    kind: text('kind').notNull(),
-    format: text('format').notNull(),
-    model: text('model').notNull(),
-    upstream: text('upstream'),
-    stream: boolean('stream').notNull().default(false),
-    status: integer('status').notNull(),
-    latencyMs: integer('latency_ms').notNull(),
-    firstByteMs: integer('first_byte_ms'),
-    inputTokens: integer('input_tokens').notNull().default(0),
-    outputTokens: integer('output_tokens').notNull().default(0),
+    /** The batch's earliest and latest request (their start). */
+    firstAt: timestamptz('first_at').notNull(),
+    lastAt: timestamptz('last_at').notNull(),
+    /** How many requests `entries` holds. */
+    requests: integer('requests').notNull(),
+    /** The JSON array of the requests' entries (written by the service as text: no parsing on the way in). */
+    entries: text('entries').notNull(),
   },
   (t) => [
-    foreignKey({ name: 'request_log_account_id_fkey', columns: [t.accountId], foreignColumns: [accounts.id] }).onDelete(
+    foreignKey({
+      name: 'request_log_batches_account_id_fkey',
+      columns: [t.accountId],
+      foreignColumns: [accounts.id],
+    }).onDelete('cascade'),
+    foreignKey({ name: 'request_log_batches_key_id_fkey', columns: [t.keyId], foreignColumns: [apiKeys.id] }).onDelete(
       'cascade',
     ),
-    foreignKey({ name: 'request_log_key_id_fkey', columns: [t.keyId], foreignColumns: [apiKeys.id] }).onDelete(
-      'cascade',
-    ),
-    index('request_log_account_at').on(t.accountId, t.at),
-    index('request_log_at').on(t.at),
+    index('request_log_batches_account_last_at').on(t.accountId, t.lastAt),
+    index('request_log_batches_last_at').on(t.lastAt),
   ],
 )

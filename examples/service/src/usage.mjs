@@ -27,8 +27,8 @@ export function createUsage(db, { usageFlushMs = 1000, requestLog } = {}) {
   let day = ''
   let dayEnds = 0
   /**
-   * One request's usage, added to its key's pending counts for the day (errors counted, tokens summed), and its row in
-   * the request log.
+   * One request's usage, added to its key's pending counts for the day (errors counted, tokens summed), and its entry
+   * in the request log.
    */
   function record(caller, event) {
     const usage = event.usage
@@ -148,13 +148,14 @@ export function createUsage(db, { usageFlushMs = 1000, requestLog } = {}) {
 }
 
 /**
- * Deletes what has expired — request-log rows older than `retentionDays`, rate-limit windows older than two minutes, stored responses, items and reasoning past
- * their expiry — every `everyMs` (a minute), in the background: never per request. Every instance runs it; the
+ * Deletes what has expired — request-log batches whose last request is older than `retentionDays`, rate-limit
+ * windows older than two minutes, stored responses, items and reasoning past their expiry — every `everyMs` (a
+ * minute), in the background: never per request. Every instance runs it; the
  * deletes are idempotent.
  */
 export function startCleanup(db, { everyMs = 60_000, retentionDays = 7 } = {}) {
   const statements = [
-    `DELETE FROM request_log WHERE at < now() - interval '${Math.max(0, Math.floor(retentionDays))} days'`,
+    `DELETE FROM request_log_batches WHERE last_at < now() - interval '${Math.max(0, Math.floor(retentionDays))} days'`,
     `DELETE FROM key_windows WHERE window_start < now() - interval '2 minutes'`,
     'DELETE FROM stored_responses WHERE expires_at < now()',
     'DELETE FROM stored_items WHERE expires_at < now()',

@@ -464,7 +464,7 @@ describe.each(databases)('the console in Chromium, on %s', (databaseKind) => {
       .openai.chat.completions.create({ model, messages: [{ role: 'user', content: 'hi' }] })
       .catch((error) => error)
     expect(refused.status).toBe(401)
-    for (const table of ['api_keys', 'sessions', 'usage_daily', 'request_log'])
+    for (const table of ['api_keys', 'sessions', 'usage_daily', 'request_log_batches'])
       expect(await service.db.query(`SELECT count(*)::int AS n FROM ${table} WHERE account_id = $1`, [erinId])).toEqual(
         [{ n: 0 }],
       )

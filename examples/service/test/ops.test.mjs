@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createService } from '../src/app.mjs'
 import { openDatabase } from '../src/db.mjs'
 import { createOps } from '../src/ops.mjs'
+import { entryFields } from '../src/request-log.mjs'
 import { newApiKey, sha256 } from '../src/security.mjs'
 import { testDatabase, testDatabases } from './support/databases.mjs'
 import { listenService } from './support/processes.mjs'
@@ -175,14 +176,19 @@ describe.each(testDatabases())('on %s', (kind) => {
     expect(logs).not.toContain('secret prompt')
   })
 
-  it('writes a request-log row per request of a key — a model name with quotes and backslashes too', async () => {
+  it('writes a request-log entry per request of a key — a model name with quotes and backslashes too', async () => {
     const odd = 'no "such" \\ model\n'
     const openai = new OpenAI({ apiKey: key, baseURL: `${base}/v1`, maxRetries: 0 })
     expect((await openai.chat.completions.create({ model: odd, messages: [] }).catch((error) => error)).status).toBe(
       404,
     )
     await service.flushUsage()
-    const rows = await db.query('SELECT * FROM request_log WHERE key_id = $1 ORDER BY at', [keyId])
+    const rows = await db.query(
+      `SELECT r.* FROM request_log_batches b,
+         LATERAL (SELECT ${entryFields} FROM json_array_elements(b.entries::json) AS x(e)) r
+       WHERE b.key_id = $1 ORDER BY r.at`,
+      [keyId],
+    )
     const served = rows.filter((row) => row.model === 'interlingua-mock' && row.status === 200)
     expect(served).toHaveLength(4)
     for (const row of served) {
