@@ -24,7 +24,7 @@ export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Ma
 
 /**
  * Starts `bare`, `gateway` (dist/), with BENCH_HOOKS=1 `gateway+hooks` (the same with a service's hooks), and
- * `before…` (one per directory of `beforeDirs`, comma-separated).
+ * `before…` (one per directory of `beforeDirs`, comma-separated; with BENCH_HOOKS=1 `before…+hooks` as well).
  */
 export async function startCompared(upstream: Child, beforeDirs: string | undefined): Promise<Array<[string, Child]>> {
   const env = { UPSTREAM: String(upstream.port), EXT: '.js' }
@@ -46,8 +46,11 @@ export async function startCompared(upstream: Child, beforeDirs: string | undefi
     if (process.env.BENCH_HOOKS === '1')
       await start('gateway+hooks', 'gateway.mjs', join(rootDir, 'dist'), { BENCH_HOOKS: '1' })
     const befores = beforeDirs?.split(',') ?? []
-    for (const [i, dir] of befores.entries())
-      await start(`before${befores.length > 1 ? i + 1 : ''}`, 'gateway.mjs', dir)
+    for (const [i, dir] of befores.entries()) {
+      const name = `before${befores.length > 1 ? i + 1 : ''}`
+      await start(name, 'gateway.mjs', dir)
+      if (process.env.BENCH_HOOKS === '1') await start(`${name}+hooks`, 'gateway.mjs', dir, { BENCH_HOOKS: '1' })
+    }
   } catch (error) {
     await stopAll(servers)
     throw error

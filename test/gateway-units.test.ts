@@ -1,5 +1,5 @@
 /** Gateway building blocks: key extraction and constant-time comparison, private-host checks, the media fetcher, the warnings header. */
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { constantTimeEqual, extractKey, keyMatches } from '../src/gateway/auth.js'
 import { createMediaFetcher, isPrivateHost } from '../src/gateway/media.js'
 import { warningsHeader } from '../src/gateway/warnings.js'
@@ -17,6 +17,22 @@ describe('extractKey', () => {
   ])('%o → %s', (headers, key) => {
     expect(extractKey(source(headers))).toBe(key)
   })
+  it('reads a Bearer value as the regular expression `^Bearer\\s+(.+)$` (case-insensitive, trimmed) did', () => {
+    const byRegex = (value: string) => /^Bearer\s+(.+)$/i.exec(value.trim())?.[1]?.trim()
+    const values = [
+      'BEARER\tsk-6',
+      'Bearer a b',
+      'Bearer',
+      'Bearer   ',
+      'Bearersk-7',
+      'Basic abc',
+      ' bearer \u00a0k\u2028 ',
+    ]
+    for (const value of [...values, 'Bearer \n k', 'Bearer k\nx', 'Bearer \u2029', 'bEaReR\u3000k\u3000']) {
+      const request = { header: (name: string) => (name === 'authorization' ? value : null), query: '' }
+      expect(extractKey(request), JSON.stringify(value)).toBe(byRegex(value))
+    }
+  })
   it('reads ?key= and returns undefined when absent', () => {
     expect(extractKey(source({}, 'alt=sse&key=q-5'))).toBe('q-5')
     expect(extractKey(source({}))).toBeUndefined()
@@ -31,6 +47,26 @@ describe('constant-time key comparison', () => {
     expect(constantTimeEqual('', '')).toBe(true)
     expect(keyMatches('two', ['one', 'two', 'three'])).toBe(true)
     expect(keyMatches('four', ['one', 'two'])).toBe(false)
+  })
+
+  it('tells apart keys that differ anywhere (first, last, a prefix), non-ASCII and lone surrogates included', () => {
+    const key = 'sk-0123456789abcdef'
+    for (const other of ['Sk-0123456789abcdef', 'sk-0123456789abcdeF', 'sk-0123456789abcde', `${key}0`, ''])
+      expect(keyMatches(other, [key])).toBe(false)
+    expect(keyMatches('clé-✓-🔑', ['x', 'clé-✓-🔑'])).toBe(true)
+    expect(keyMatches('clé-✓-🔑', ['cle-✓-🔑'])).toBe(false)
+    // Both encode to U+FFFD in UTF-8: a comparison of encoded bytes took them for one key.
+    expect(constantTimeEqual('k\ud800', 'k\ud801')).toBe(false)
+  })
+
+  it('encodes nothing per request: the comparison reads the strings as they are', () => {
+    const encode = vi.spyOn(TextEncoder.prototype, 'encode')
+    try {
+      expect(keyMatches('sk-client', ['sk-one', 'sk-client', 'sk-three'])).toBe(true)
+      expect(encode).not.toHaveBeenCalled()
+    } finally {
+      encode.mockRestore()
+    }
   })
 })
 

@@ -13,3 +13,22 @@ export function benchGatewayOptions(upstream) {
     },
   }
 }
+
+/**
+ * The hooks a service uses (issue 22): `authenticate` returning a caller, `onRequest`, `onResponse` reading the usage —
+ * each doing next to nothing, so what a bench measures with them is what the gateway spends to call them. `tokens()`
+ * is what `onResponse` saw (a bench checks it is not 0: the usage reached the hook).
+ */
+export function benchHooks() {
+  let tokens = 0
+  return {
+    hooks: {
+      authenticate: (key) => (key === 'sk-bench-client' ? { id: 'bench-caller' } : false),
+      onRequest: () => {},
+      onResponse: (event) => {
+        tokens += (event.usage?.inputTokens ?? 0) + (event.usage?.outputTokens ?? 0)
+      },
+    },
+    tokens: () => tokens,
+  }
+}

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs'
 import { createServer } from 'node:http'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { benchGatewayOptions } from './gateway-options.mjs'
+import { benchGatewayOptions, benchHooks } from './gateway-options.mjs'
 
 const dir = process.env.LIB_DIR
 const ext = process.env.EXT ?? '.js'
@@ -21,25 +21,15 @@ const upstream = `http://127.0.0.1:${process.env.UPSTREAM}`
 // BENCH_NODE_FETCH=1: the setup older builds needed (createNodeFetch injected), for before/after profiles.
 // BENCH_HOOKS=1: the hooks a service uses (issue 22) — `authenticate` returning a caller, `onRequest`, `onResponse`
 // reading the usage — each doing next to nothing, so what is measured is what the gateway spends to call them.
-let tokens = 0
-const hooks =
-  process.env.BENCH_HOOKS === '1'
-    ? {
-        authenticate: (key) => (key === 'sk-bench-client' ? { id: 'bench-caller' } : false),
-        onRequest: () => {},
-        onResponse: (event) => {
-          tokens += (event.usage?.inputTokens ?? 0) + (event.usage?.outputTokens ?? 0)
-        },
-      }
-    : {}
+const bench = process.env.BENCH_HOOKS === '1' ? benchHooks() : undefined
 const gateway = createGateway({
   ...(process.env.BENCH_NODE_FETCH === '1' && createNodeFetch ? { fetch: createNodeFetch() } : {}),
   ...benchGatewayOptions(upstream),
-  ...hooks,
+  ...bench?.hooks,
 })
 createServer(toNodeListener(gateway.fetch)).listen(Number(process.env.PORT), '127.0.0.1')
 // A clean exit on SIGTERM, so `node --cpu-prof` writes its profile (bench/profile.ts).
 process.on('SIGTERM', () => {
-  if (process.env.BENCH_HOOKS === '1' && tokens === 0) console.error('BENCH_HOOKS: onResponse saw no usage')
+  if (bench && bench.tokens() === 0) console.error('BENCH_HOOKS: onResponse saw no usage')
   process.exit(0)
 })

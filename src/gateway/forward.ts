@@ -33,7 +33,7 @@ import {
   upstreamKind,
 } from './translate-request.js'
 import { targetOf } from './upstream-target.js'
-import { usageChunkCutter, usageOfText, usageWatcher } from './usage-scan.js'
+import { usageChunkCutter, usageOfBody, usageWatcher } from './usage-scan.js'
 
 export interface ForwardInput {
   body: unknown
@@ -241,8 +241,8 @@ export async function forward(exchange: Exchange, input: ForwardInput): Promise<
       } else result = await passthroughAnswer(answer, stream, relay, noStreamFailure, format)
       const body = result.body
       if (usageField && !isChunkSource(body) && body !== null && result.status >= 200 && result.status <= 299) {
-        // A passthrough JSON answer is the upstream's bytes: decoded here only because someone listens for its usage.
-        const usage = usageOfText(typeof body === 'string' ? body : new TextDecoder().decode(body), usageField)
+        // A passthrough JSON answer is the upstream's bytes: scanned for its usage only because someone listens.
+        const usage = usageOfBody(body, usageField)
         if (usage) onUsage(usage)
       }
       Object.assign(result.headers, exchange.headers)

@@ -7,14 +7,7 @@ import { reportWarnings } from '../convert.js'
 import type { Converted, GatewayFormat, RouteMatch } from '../formats/format.js'
 import { gatewayFormats, getGatewayFormat } from '../formats/gateway.js'
 import { listPuller } from '../http/event-source.js'
-import {
-  type ExchangeRequest,
-  type ExchangeResult,
-  type ExchangeRuntime,
-  isChunkSource,
-  observe,
-  routeRequestOf,
-} from '../http/exchange.js'
+import { type ExchangeRequest, type ExchangeResult, type ExchangeRuntime, routeRequestOf } from '../http/exchange.js'
 import {
   errorResult,
   jsonResult,
@@ -27,15 +20,16 @@ import type * as ir from '../ir/index.js'
 import { errorCodeForStatus } from '../ir/index.js'
 import { assertPortable } from '../shared/foreign-extensions.js'
 import { newId } from '../shared/ids.js'
-import { type Authorization, authorizationOf, extractKey, invalidKey, keyMatches, mayUse, missingKey } from './auth.js'
+import { mayUse } from './auth.js'
 import { estimateInputTokens } from './count-tokens.js'
 import type { DeadlineList } from './deadlines.js'
 import { errorInfo, toErrorInfo } from './errors.js'
 import { type Exchange, HookContext, storeScope } from './exchange-state.js'
 import { type ForwardInput, forward } from './forward.js'
+import { accepted, authorize, reportResponse, warningReporter } from './hooks.js'
 import type { MediaFetcher } from './media.js'
 import type { MockModel } from './mock-model.js'
-import type { GatewayContext, GatewayOptions, GatewayResponseEvent, Refusal } from './options.js'
+import type { GatewayOptions, Refusal } from './options.js'
 import type { ReasoningStore } from './reasoning-store.js'
 import type { ResponseStore } from './response-store.js'
 import {
@@ -52,8 +46,6 @@ import { warningsHeader } from './warnings.js'
 
 type Json = Record<string, unknown>
 
-/** The authorization of every request when no key is required (no `await` for it). */
-const noKeyRequired: Authorization = Object.freeze({})
 /** Headers of a body kind, not kept when an error replaces the body. */
 const streamHeaders = new Set(['content-type', 'cache-control', 'x-accel-buffering'])
 
@@ -129,46 +121,8 @@ export class RequestFlow {
     const warnings = warningsHeader(exchange.warnings)
     if (warnings) headers['x-interlingua-warnings'] = warnings
     if (result.status >= 400 && !exchange.error) exchange.error = errorCodeForStatus(result.status)
-    const body = result.body
-    if (!this.options.onResponse) return result
-    exchange.headAt = Date.now()
-    if (!isChunkSource(body) || result.status >= 400) {
-      // A whole answer: its first byte is its end — one clock reading, so the two never differ by a tick.
-      this.options.onResponse(this.responseEvent(exchange, result.status, exchange.headAt))
-      return result
-    }
-    result.body = observe(body, () => this.options.onResponse?.(this.responseEvent(exchange, result.status)))
+    if (this.options.onResponse) reportResponse(exchange, result, this.options)
     return result
-  }
-
-  /**
-   * The request's event, completed in place (no copy: `{ ...event, status }`, a spread followed by more properties,
-   * takes V8's slow path — ~10 µs a request). `onRequest` and `onWarning` got copies, so nothing else sees it change.
-   */
-  private responseEvent(exchange: Exchange, status: number, now = Date.now()): GatewayResponseEvent {
-    const event = exchange.event as GatewayResponseEvent
-    event.status = status
-    event.latencyMs = now - exchange.started
-    event.firstByteMs = (exchange.headAt ?? now) - exchange.started
-    event.warnings = exchange.warnings.length
-    if (exchange.usage) event.usage = exchange.usage
-    if (exchange.error) event.error = exchange.error
-    if (exchange.refused) event.refused = exchange.refused
-    return event
-  }
-
-  /** The context hooks receive; the Web `Request` is built only if a hook reads it. */
-  private contextOf(exchange: Exchange): GatewayContext {
-    return new HookContext(exchange)
-  }
-
-  private async authorize(exchange: Exchange): Promise<Authorization> {
-    if (!this.authRequired) return {}
-    const key = extractKey(exchange.request)
-    if (!key) return { refused: missingKey(exchange.format.id) }
-    if (this.options.apiKeys && keyMatches(key, this.options.apiKeys)) return {}
-    if (!this.options.authenticate) return { refused: invalidKey(exchange.format.id) }
-    return authorizationOf(await this.options.authenticate(key, this.contextOf(exchange)))
   }
 
   /** The 403 for a model outside the caller's allow-list, or undefined when the caller may use it. */
@@ -203,7 +157,7 @@ export class RequestFlow {
     if (route.kind === 'generate') event.stream = head.stream || route.stream === true
     const refused = this.forbidden(exchange, model)
     if (refused) return refused
-    const resolved = resolveModel(this.options, model, () => this.contextOf(exchange))
+    const resolved = resolveModel(this.options, model, () => new HookContext(exchange))
     if (!resolved) {
       return errorResult(
         format,
@@ -214,10 +168,7 @@ export class RequestFlow {
     event.upstream = resolved.name
     event.upstreamModel = resolved.model
     this.options.onRequest?.({ ...event })
-    const onWarning = (warning: ir.Warning) => {
-      exchange.warnings.push(warning)
-      this.options.onWarning?.(warning, { ...event })
-    }
+    const onWarning = warningReporter(exchange, this.options)
     const sameFormat = resolved.upstream.format === format.id
     if (!sameFormat) decoded ??= format.decodeRequest(body, route)
     // Responses state (previous_response_id, item_reference) through the store. A Responses upstream keeps its own: it
@@ -353,7 +304,8 @@ export class RequestFlow {
     }
     if (route.model !== undefined) exchange.event.model = route.model
     try {
-      const authorization = this.authRequired ? await this.authorize(exchange) : noKeyRequired
+      let authorization = this.authRequired ? authorize(exchange, this.options) : accepted
+      if (authorization instanceof Promise) authorization = await authorization
       if ('refused' in authorization) {
         exchange.error = authorization.refused.code
         // A refusal's code is its reason: 'authentication', 'permission' or 'rate-limit'.
@@ -372,7 +324,7 @@ export class RequestFlow {
         const id = route.model ?? ''
         const refused = this.forbidden(exchange, id)
         if (refused) return this.finish(exchange, refused)
-        if (!resolveModel(this.options, id, () => this.contextOf(exchange))) {
+        if (!resolveModel(this.options, id, () => new HookContext(exchange))) {
           exchange.error = 'not-found'
           return this.finish(
             exchange,

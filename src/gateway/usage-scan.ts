@@ -1,8 +1,9 @@
 /**
  * Token usage of a passthrough answer (policy 1: its bytes are forwarded untouched), read without decoding it: the
- * usage object is cut out of the text after the format's usage key (`"usage":{…}`, `"usageMetadata":{…}`) and parsed
- * alone. A stream costs nothing per chunk: the first chunk and a bounded tail are kept, and scanned once at the end —
- * the first usage object (Anthropic's `message_start` input counts) merged with the last (the final counts).
+ * usage object is found in the bytes after the format's usage key (`"usage":{…}`, `"usageMetadata":{…}`), and only
+ * it is decoded and parsed. A stream costs nothing per chunk: the first chunk and a bounded tail are kept, and scanned
+ * once at the end — the first usage object (Anthropic's `message_start` input counts) merged with the last (the final
+ * counts).
  */
 import type { UsageField } from '../formats/format.js'
 import type { ChunkWatcher } from '../http/passthrough.js'
@@ -14,14 +15,18 @@ const backslash = 92
 const openBrace = 123
 const closeBrace = 125
 
-/** Where the JSON object starting at `start` (a `{`) ends (after its `}`), or -1 when it does not end in `text`. */
-function objectEnd(text: string, start: number): number {
+const encoder = new TextEncoder()
+const decoder = new TextDecoder()
+
+/** Where the JSON object starting at `start` (a `{`) ends (after its `}`), or -1 when it does not end in `bytes`. */
+function objectEnd(bytes: Uint8Array, start: number): number {
   let depth = 0
-  for (let i = start; i < text.length; i++) {
-    const c = text.charCodeAt(i)
+  for (let i = start; i < bytes.length; i++) {
+    const c = bytes[i]
     if (c === quote) {
-      for (i++; i < text.length; i++) {
-        const d = text.charCodeAt(i)
+      // A UTF-8 sequence never holds a byte below 0x80: a quote or a brace byte is always that character.
+      for (i++; i < bytes.length; i++) {
+        const d = bytes[i]
         if (d === backslash) i++
         else if (d === quote) break
       }
@@ -31,18 +36,20 @@ function objectEnd(text: string, start: number): number {
   return -1
 }
 
+const isBlank = (c: number | undefined) => c === 32 || c === 10 || c === 13
+
 /** The object value of the key at `at` (the index of `"key"`), or undefined (`null`, cut short, not JSON). */
-function objectAt(text: string, at: number, marker: string): Record<string, unknown> | undefined {
-  let i = at + marker.length
-  while (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 10 || text.charCodeAt(i) === 13) i++
-  if (text.charCodeAt(i) !== 58 /* : */) return undefined
+function objectAt(bytes: Uint8Array, at: number, markerLength: number): Record<string, unknown> | undefined {
+  let i = at + markerLength
+  while (isBlank(bytes[i])) i++
+  if (bytes[i] !== 58 /* : */) return undefined
   i++
-  while (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 10 || text.charCodeAt(i) === 13) i++
-  if (text.charCodeAt(i) !== openBrace) return undefined
-  const end = objectEnd(text, i)
+  while (isBlank(bytes[i])) i++
+  if (bytes[i] !== openBrace) return undefined
+  const end = objectEnd(bytes, i)
   if (end < 0) return undefined
   try {
-    const value = JSON.parse(text.slice(i, end)) as unknown
+    const value = JSON.parse(decoder.decode(bytes.subarray(i, end))) as unknown
     return typeof value === 'object' && value !== null && !Array.isArray(value)
       ? (value as Record<string, unknown>)
       : undefined
@@ -52,23 +59,79 @@ function objectAt(text: string, at: number, marker: string): Record<string, unkn
 }
 
 /**
- * The first (or last) object value of `key` in `text`. A key inside a string (a tool argument, text) is escaped
- * (`\"usage\"`), so it never matches.
+ * A `"key"` marker as bytes, with the shift tables of a Horspool search (forward: by the window's last byte; backward:
+ * by its first), so that a scan looks at a few bytes of every marker's length rather than at every byte. Made once per
+ * key.
  */
-export function usageObjectIn(text: string, key: string, last: boolean): Record<string, unknown> | undefined {
-  const marker = `"${key}"`
-  let at = last ? text.lastIndexOf(marker) : text.indexOf(marker)
-  while (at >= 0) {
-    const value = objectAt(text, at, marker)
+interface Marker {
+  bytes: Uint8Array
+  forward: Uint16Array
+  backward: Uint16Array
+}
+
+const markers = new Map<string, Marker>()
+
+function markerOf(key: string): Marker {
+  let marker = markers.get(key)
+  if (marker) return marker
+  const bytes = encoder.encode(`"${key}"`)
+  const m = bytes.length
+  const forward = new Uint16Array(256).fill(m)
+  const backward = new Uint16Array(256).fill(m)
+  for (let j = 0; j < m - 1; j++) forward[bytes[j] as number] = m - 1 - j
+  for (let j = m - 1; j > 0; j--) backward[bytes[j] as number] = j
+  marker = { bytes, forward, backward }
+  markers.set(key, marker)
+  return marker
+}
+
+/** Whether `marker` is at `at` in `bytes`. */
+function markerAt(bytes: Uint8Array, marker: Uint8Array, at: number): boolean {
+  for (let j = 0; j < marker.length; j++) if (bytes[at + j] !== marker[j]) return false
+  return true
+}
+
+/**
+ * The first (or last) object value of `key` in `body` — the bytes as they were received, scanned without decoding them
+ * (only the object found is). A key inside a string (a tool argument, text) is escaped (`\"usage\"`), so it never
+ * matches.
+ */
+export function usageObjectIn(
+  body: string | Uint8Array,
+  key: string,
+  last: boolean,
+): Record<string, unknown> | undefined {
+  const bytes = typeof body === 'string' ? encoder.encode(body) : body
+  const marker = markerOf(key)
+  const m = marker.bytes.length
+  const final = bytes.length - m
+  if (last) {
+    for (let at = final; at >= 0; ) {
+      if (!markerAt(bytes, marker.bytes, at)) {
+        at -= marker.backward[bytes[at] as number] as number
+        continue
+      }
+      const value = objectAt(bytes, at, m)
+      if (value) return value
+      at--
+    }
+    return undefined
+  }
+  for (let at = 0; at <= final; ) {
+    if (!markerAt(bytes, marker.bytes, at)) {
+      at += marker.forward[bytes[at + m - 1] as number] as number
+      continue
+    }
+    const value = objectAt(bytes, at, m)
     if (value) return value
-    at = last ? (at === 0 ? -1 : text.lastIndexOf(marker, at - 1)) : text.indexOf(marker, at + 1)
+    at++
   }
   return undefined
 }
 
 /** The usage of a whole answer body (passthrough JSON): its last usage object. */
-export function usageOfText(text: string, field: UsageField): ir.Usage | undefined {
-  const raw = usageObjectIn(text, field.key, true)
+export function usageOfBody(body: string | Uint8Array, field: UsageField): ir.Usage | undefined {
+  const raw = usageObjectIn(body, field.key, true)
   return raw ? field.decode(raw) : undefined
 }
 
@@ -76,12 +139,17 @@ export function usageOfText(text: string, field: UsageField): ir.Usage | undefin
 const minTailBytes = 2 * 1024
 const minTailChunks = 3
 
-/** Chunks as one text, bytes decoded together (a character split between two chunks stays whole). */
-function textOf(chunks: ReadonlyArray<string | Uint8Array>): string {
-  const decoder = new TextDecoder()
-  let text = ''
-  for (const chunk of chunks) text += typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true })
-  return text + decoder.decode()
+/** Chunks as one run of bytes (a text chunk, an error frame the gateway wrote, as UTF-8). */
+function bytesOf(chunks: ReadonlyArray<string | Uint8Array>): Uint8Array {
+  const parts = chunks.map((chunk) => (typeof chunk === 'string' ? encoder.encode(chunk) : chunk))
+  if (parts.length === 1) return parts[0] as Uint8Array
+  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0))
+  let at = 0
+  for (const part of parts) {
+    out.set(part, at)
+    at += part.length
+  }
+  return out
 }
 
 /**
@@ -104,8 +172,8 @@ export function usageWatcher(field: UsageField, onUsage: (usage: ir.Usage) => vo
     },
     end() {
       if (first === undefined) return
-      const start = usageObjectIn(textOf([first]), field.key, false)
-      const end = usageObjectIn(textOf(tail), field.key, true)
+      const start = usageObjectIn(first, field.key, false)
+      const end = usageObjectIn(bytesOf(tail), field.key, true)
       const usage = start || end ? field.decode({ ...start, ...end }) : undefined
       if (usage) onUsage(usage)
     },
@@ -130,18 +198,18 @@ function usageOnly(event: string, field: UsageField): ir.Usage | undefined {
 /**
  * The usage of a chat-completions passthrough stream whose `stream_options.include_usage` the gateway asked for, the
  * client not: the usage-only chunk is cut out of the forwarded bytes (the client sees what it would have seen without
- * it) and its usage reported when the stream ends. Each chunk is whole SSE events; it is decoded and scanned for a
- * `"usage"` key whose value is an object — the other chunks (`"usage":null`) are forwarded as they are.
+ * it) and its usage reported when the stream ends. Each chunk is whole SSE events, scanned for a `"usage"` key whose
+ * value is an object and decoded only when it has one — the other chunks (`"usage":null`) are forwarded as they are.
  */
 export function usageChunkCutter(field: UsageField, onUsage: (usage: ir.Usage) => void): ChunkWatcher {
   let usage: ir.Usage | undefined
   let ended = false
-  const decoder = new TextDecoder()
   return {
     chunk() {},
     edit(bytes) {
+      // Decoded only when it holds a usage object (the usage-only chunk): the others carry `"usage":null` or none.
+      if (usageObjectIn(bytes, field.key, false) === undefined) return bytes
       const text = decoder.decode(bytes)
-      if (usageObjectIn(text, field.key, false) === undefined) return bytes
       let kept = ''
       let cut = false
       for (const event of text.split(/(?<=\r?\n\r?\n)/)) {
@@ -152,7 +220,7 @@ export function usageChunkCutter(field: UsageField, onUsage: (usage: ir.Usage) =
         } else kept += event
       }
       if (!cut) return bytes
-      return kept === '' ? undefined : new TextEncoder().encode(kept)
+      return kept === '' ? undefined : encoder.encode(kept)
     },
     end() {
       if (ended) return

@@ -99,6 +99,11 @@ function post(
 
 const chatBody = (stream: boolean) => ({ model: 'm', stream, messages: [{ role: 'user', content: 'hi' }] })
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+/** At least `ms`, and at least `turns` turns of the event loop (each polls for I/O): stretched on a starved process. */
+async function settle(ms: number, turns = 30): Promise<void> {
+  const until = Date.now() + ms
+  for (let turn = 0; turn < turns || Date.now() < until; turn++) await sleep(10)
+}
 
 describe('toNodeListener(gateway): the fast path', () => {
   it('reaches the upstream over node:http, never the global fetch, and answers JSON with its length', async () => {
@@ -204,19 +209,23 @@ describe('toNodeListener(gateway): the fast path', () => {
     await closed
   })
 
-  it('honours backpressure: a client that stops reading stops the upstream', async () => {
+  it('honours backpressure: a client that stops reading stops the upstream', { timeout: 60_000 }, async () => {
     let written = 0
     let blocked = false
+    /** The upstream waits for a `drain` (its last write was refused) and has not had one since. */
+    let held = false
     const upstream = await listen((req, res) => {
       req.resume()
       res.writeHead(200, { 'content-type': 'text/event-stream' })
       res.write(start + blockStart)
       const piece = delta('x'.repeat(4096))
       const pump = () => {
+        held = false
         while (!res.destroyed) {
           written += piece.length
           if (!res.write(piece)) {
             blocked = true
+            held = true
             res.once('drain', pump)
             return
           }
@@ -233,16 +242,20 @@ describe('toNodeListener(gateway): the fast path', () => {
     req.end(JSON.stringify(chatBody(true)))
     const res = await response
     res.pause()
-    // The socket buffers fill at whatever pace a loaded machine allows: wait until the upstream has stopped writing
-    // (two equal readings 300 ms apart), bounded, then check it stays stopped.
-    let before = -1
-    for (let i = 0; i < 40 && written !== before; i++) {
-      before = written
-      await sleep(300)
+    // The buffers between the three fill at whatever pace a loaded machine allows. Stopped means: the upstream is held
+    // (waiting for a drain) and nothing moved over a settling window (which ends only after enough turns of the event
+    // loop, so a starved process sees its pending socket events first) — twice in a row. No deadline of its own: a
+    // gateway that buffers without bound never gets there (and passes 64 MiB on the way), the test's timeout ends it.
+    const stopped = async () => {
+      const at = written
+      await settle(300)
+      return held && written === at
     }
+    for (let calm = 0; calm < 2; calm = (await stopped()) ? calm + 1 : 0) expect(written).toBeLessThan(64 * 1024 * 1024)
+    const before = written
     expect(blocked).toBe(true)
-    expect(written).toBe(before)
-    await sleep(300)
+    await settle(300)
+    expect(held).toBe(true)
     expect(written).toBe(before)
     expect(written).toBeLessThan(64 * 1024 * 1024)
     req.destroy()
