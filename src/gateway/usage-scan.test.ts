@@ -86,6 +86,20 @@ describe('usageObjectIn over bytes', () => {
     for (let at = 0; at < stream.length; at += 1000) watcher.chunk(stream.subarray(at, at + 1000))
     watcher.end()
     expect(seen).toMatchObject({ inputTokens: 5, outputTokens: 6 })
+    // The last cut inside the usage object: found in the joined tail.
+    seen = undefined
+    const again = usageWatcher(field, (usage) => {
+      seen = usage
+    })
+    const cut = stream.length - 20
+    for (const [from, to] of [
+      [0, 3000],
+      [3000, cut],
+      [cut, stream.length],
+    ])
+      again.chunk(stream.subarray(from, to))
+    again.end()
+    expect(seen).toMatchObject({ inputTokens: 5, outputTokens: 6 })
   })
 
   it('cuts the usage-only chunk and forwards the others as the same bytes, undecoded', () => {

@@ -173,7 +173,11 @@ export function usageWatcher(field: UsageField, onUsage: (usage: ir.Usage) => vo
     end() {
       if (first === undefined) return
       const start = usageObjectIn(first, field.key, false)
-      const end = usageObjectIn(bytesOf(tail), field.key, true)
+      // The last chunk alone first: a usage object whole in it comes after any other, so it is the tail's last one too
+      // (the tail is joined only when the last chunk has none, or it is cut there).
+      const end =
+        usageObjectIn(tail.at(-1) as string | Uint8Array, field.key, true) ??
+        usageObjectIn(bytesOf(tail), field.key, true)
       const usage = start || end ? field.decode({ ...start, ...end }) : undefined
       if (usage) onUsage(usage)
     },
