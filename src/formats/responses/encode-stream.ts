@@ -23,9 +23,10 @@ import { jsonFrame } from '../../stream/sse-encode.js'
 import { type StreamStep, stepToTransformStream } from '../../stream/step.js'
 import type { EncodeStreamOptions, SseFrame, SseMessage } from '../format.js'
 import { ResponsesDecoder } from './decode-stream.js'
-import { attachItem, reasoningItem } from './encode-items.js'
+import { attachItem } from './encode-items.js'
 import { applyStatus, responseShell } from './encode-response.js'
 import { streamErrorCode, streamErrorMessage } from './errors.js'
+import { closeItem, type OpenItem } from './item-done.js'
 import { LongTexts } from './long-text.js'
 import {
   callOutputItem,
@@ -40,21 +41,6 @@ import { type CallName, callNames } from './tool-names.js'
 import { encodeUsage } from './usage.js'
 
 type Wire = Record<string, unknown>
-
-interface OpenItem {
-  outputIndex: number
-  id: string
-  kind: 'text' | 'refusal' | 'reasoning' | 'tool-call'
-  part: ir.TextPart | ir.RefusalPart | ir.ReasoningPart | ir.RedactedReasoningPart | ir.ToolCallPart
-  /** Reasoning: whether the summary part was opened. */
-  summaryOpen?: boolean
-  /** Text: the members of its delta events between `sequence_number` and the delta's value (made at the first). */
-  deltaScope?: string
-  /** Text: the deltas so far (joined when the item closes, or kept as they are for a long text: long-text.ts). */
-  chunks?: string[]
-  /** Text: the characters in `chunks`. */
-  length?: number
-}
 
 const isRefusal = (providerData: ir.ProviderData | undefined) => providerData?.['chat-completions']?.refusal === true
 
@@ -296,44 +282,7 @@ export class ResponsesEncoder implements StreamStep<ir.StreamEvent, SseFrame> {
 
   private close(out: SseFrame[], index: number, item: OpenItem): void {
     this.open.delete(index)
-    const scope = { item_id: item.id, output_index: item.outputIndex }
-    const part = item.part
-    let complete: Wire
-    if (part.type === 'text' || part.type === 'refusal') {
-      this.longTexts.close(part, item.chunks ?? [], item.length ?? 0)
-      const wirePart = outputTextPart(part)
-      const annotations = (wirePart.annotations as unknown[] | undefined) ?? []
-      for (let i = 0; i < annotations.length; i++)
-        this.emit(out, 'response.output_text.annotation.added', {
-          ...scope,
-          content_index: 0,
-          annotation_index: i,
-          annotation: annotations[i],
-        })
-      if (part.type === 'refusal')
-        this.emit(out, 'response.refusal.done', { ...scope, content_index: 0, refusal: part.text })
-      else this.emit(out, 'response.output_text.done', { ...scope, content_index: 0, text: part.text, logprobs: [] })
-      this.emit(out, 'response.content_part.done', { ...scope, content_index: 0, part: wirePart })
-      complete = messageItem(item.id, [part], 'completed')
-      complete.id = item.id
-    } else if (part.type === 'tool-call') {
-      complete = callOutputItem(part, item.id, 'completed', this.names)
-      complete.id = item.id
-      if (complete.type === 'custom_tool_call')
-        this.emit(out, 'response.custom_tool_call_input.done', { ...scope, input: complete.input })
-      else this.emit(out, 'response.function_call_arguments.done', { ...scope, arguments: complete.arguments })
-    } else {
-      if (item.summaryOpen && part.type === 'reasoning') {
-        const summary = { ...scope, summary_index: 0 }
-        this.emit(out, 'response.reasoning_summary_text.done', { ...summary, text: part.text })
-        this.emit(out, 'response.reasoning_summary_part.done', {
-          ...summary,
-          part: { type: 'summary_text', text: part.text },
-        })
-      }
-      complete = reasoningItem(part, item.id)
-      complete.id = item.id
-    }
+    const complete = closeItem((type, payload) => this.emit(out, type, payload), item, this.names, this.longTexts)
     this.emit(out, 'response.output_item.done', { output_index: item.outputIndex, item: complete })
     this.done[item.outputIndex] = complete
   }
