@@ -1,6 +1,7 @@
 /** chat-completions request body → IR. @see wire-formats.md §1.2–1.5 */
 import type * as ir from '../../ir/index.js'
 import { parseDataUrl } from '../../shared/data-url.js'
+import { indexedPath } from '../../shared/indexed-path.js'
 import { parseWire } from '../../shared/validate.js'
 import type { Converted, RouteMatch } from '../format.js'
 import { plainFields } from './fields.js'
@@ -9,6 +10,7 @@ import { requestSchema, type WireAssistantMessage, type WireFunctionDef, type Wi
 import { decodeWebSearchOptions } from './web-search.js'
 
 const FORMAT = 'chat-completions'
+const messagePath = indexedPath('messages')
 
 /**
  * Top-level keys the IR holds (the schema's); every other key goes to `extensions['chat-completions']` verbatim.
@@ -62,6 +64,7 @@ function messageProviderData(
   return own ? { [FORMAT]: own } : undefined
 }
 
+/** `path`: the message's (its content's path is built only for a warning). */
 function userParts(
   content: WireUserMessage['content'],
   path: string,
@@ -97,7 +100,7 @@ function userParts(
       if (!source) {
         warnings.push({
           type: 'dropped',
-          path: `${path}[${i}]`,
+          path: `${path}.content[${i}]`,
           message: 'file part has neither file_data nor file_id',
         })
         continue
@@ -159,24 +162,31 @@ export function assistantParts(
   return parts
 }
 
+/** Never called: `assistantParts` asks for a legacy id only for a message with a `function_call`. */
+const noLegacyCall = (name: string) => `call_legacy_${name}`
+
 function assistantMessage(
   message: WireAssistantMessage,
   path: string,
   warnings: ir.Warning[],
   legacyIds: Map<string, string[]>,
 ): ir.AssistantMessage {
-  const parts = assistantParts(message, path, warnings, (name) => {
-    const id = `call_legacy_${legacyIds.size}_${name}`
-    const queue = legacyIds.get(name) ?? []
-    queue.push(id)
-    legacyIds.set(name, queue)
-    warnings.push({
-      type: 'changed',
-      path: `${path}.function_call`,
-      message: 'legacy function_call decoded as a tool call',
-    })
-    return id
-  })
+  // The legacy id maker is only made for a message that has a `function_call` (no closure per message).
+  const legacyId = message.function_call
+    ? (name: string) => {
+        const id = `call_legacy_${legacyIds.size}_${name}`
+        const queue = legacyIds.get(name) ?? []
+        queue.push(id)
+        legacyIds.set(name, queue)
+        warnings.push({
+          type: 'changed',
+          path: `${path}.function_call`,
+          message: 'legacy function_call decoded as a tool call',
+        })
+        return id
+      }
+    : noLegacyCall
+  const parts = assistantParts(message, path, warnings, legacyId)
   const { content } = message
   const raw = message as Record<string, unknown>
   const out: ir.AssistantMessage = { role: 'assistant', content: parts }
@@ -208,7 +218,7 @@ export function decodeRequest(body: unknown, _route?: Partial<RouteMatch>): Conv
   const legacyIds = new Map<string, string[]>()
   for (let m = 0; m < wire.messages.length; m++) {
     const message = wire.messages[m] as (typeof wire.messages)[number]
-    const path = `messages[${m}]`
+    const path = messagePath(m)
     const raw = message as Record<string, unknown>
     switch (message.role) {
       case 'system':
@@ -225,7 +235,7 @@ export function decodeRequest(body: unknown, _route?: Partial<RouteMatch>): Conv
         break
       }
       case 'user': {
-        const out: ir.UserMessage = { role: 'user', content: userParts(message.content, `${path}.content`, warnings) }
+        const out: ir.UserMessage = { role: 'user', content: userParts(message.content, path, warnings) }
         if (typeof message.name === 'string') out.name = message.name
         const single =
           Array.isArray(message.content) && message.content[0]?.type === 'text' ? message.content : undefined

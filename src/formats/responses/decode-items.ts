@@ -8,6 +8,7 @@
 import { invalidRequest } from '../../errors.js'
 import type * as ir from '../../ir/index.js'
 import type { Requirement } from '../../shared/foreign-extensions.js'
+import { indexedPath } from '../../shared/indexed-path.js'
 import { isRecord } from '../../shared/is-record.js'
 import { decodeInputPart, optStr, str } from './content.js'
 import { type Carried, mergeData, readEnvelope } from './reasoning.js'
@@ -15,6 +16,21 @@ import { irCallName, NAME_KEY, NAMESPACE_KEY, type NamespacedNames } from './too
 
 const FORMAT = 'responses'
 type Wire = Record<string, unknown>
+const inputPath = indexedPath('input')
+
+/**
+ * Part `j` of `list` (`content` or `output`) of the item at `path`. A text part — most parts of a conversation — is
+ * made here without its path, which is built only for the other kinds (and their errors).
+ */
+function contentPart(list: unknown[], j: number, path: string, key: 'content' | 'output', warnings: ir.Warning[]) {
+  const part = list[j]
+  if (isRecord(part) && typeof part.text === 'string') {
+    const type = part.type
+    if (type === 'input_text' || type === 'output_text' || type === 'text')
+      return { type: 'text' as const, text: part.text }
+  }
+  return decodeInputPart(part, `${path}.${key}[${j}]`, warnings)
+}
 
 /** Server-side items that only OpenAI can resolve or that record hosted execution. */
 const hostedItems = new Set([
@@ -89,7 +105,7 @@ export function decodeItems(
 
   for (let i = 0; i < input.length; i++) {
     const item = input[i]
-    const path = `input[${i}]`
+    const path = inputPath(i)
     if (!isRecord(item)) invalidRequest(path, 'expected object', FORMAT)
     const type = item.type ?? (item.role !== undefined ? 'message' : undefined)
     switch (type) {
@@ -144,7 +160,7 @@ export function decodeItems(
         else if (Array.isArray(output)) {
           content = []
           for (let j = 0; j < output.length; j++) {
-            const part = decodeInputPart(output[j], `${path}.output[${j}]`, warnings)
+            const part = contentPart(output, j, path, 'output', warnings)
             if (part) content.push(part)
           }
         } else return invalidRequest(`${path}.output`, 'expected string or array', FORMAT)
@@ -208,7 +224,7 @@ function inputMessage(
   } else if (Array.isArray(content)) {
     parts = []
     for (let j = 0; j < content.length; j++) {
-      const part = decodeInputPart(content[j], `${path}.content[${j}]`, warnings)
+      const part = contentPart(content, j, path, 'content', warnings)
       if (part) parts.push(part)
     }
   } else return invalidRequest(`${path}.content`, 'expected string or array', FORMAT)
@@ -233,14 +249,14 @@ function assistantParts(item: Wire, path: string, warnings: ir.Warning[]): ir.As
   } else if (Array.isArray(content)) {
     for (let j = 0; j < content.length; j++) {
       const part = content[j]
-      const partPath = `${path}.content[${j}]`
       if (isRecord(part) && part.type === 'refusal') {
-        parts.push({ type: 'refusal', text: str(part.refusal, partPath, '.refusal') })
+        parts.push({ type: 'refusal', text: str(part.refusal, `${path}.content[${j}]`, '.refusal') })
         continue
       }
-      const decoded = decodeInputPart(part, partPath, warnings)
+      const decoded = contentPart(content, j, path, 'content', warnings)
       if (!decoded) continue
       if (decoded.type !== 'text') {
+        const partPath = `${path}.content[${j}]`
         warnings.push({ type: 'dropped', path: partPath, message: 'assistant messages hold text and refusals only' })
         continue
       }
