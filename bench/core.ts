@@ -3,11 +3,12 @@
  * every pair and mode, through the exchange handler the Node adapter drives, with an instant fake upstream transport
  * answering the bench's canned bodies. What is left between this and the bench's req/s is `node:http` (server and
  * client) and GC. `npm run bench:core` runs it with `--expose-gc` and a 128 MB young generation: allocation is the
- * heap growth over a batch that fits in it (no collection in between). `CORE_REQUESTS` per batch (default 500; keep
- * batch × KB/req under the young generation), `CORE_LIB_DIR` measures another build (default `dist/`),
+ * heap growth over a batch that fits in it (no collection in between). `CORE_REQUESTS` per batch (default 500, 1000
+ * with `CORE_HOOKS`; keep batch × KB/req under the young generation), `CORE_LIB_DIR` measures another build (default
+ * `dist/`),
  * `CORE_CASES` (comma-separated `pair:mode`) a subset; `cc→mock` is the embedded mock model. `CORE_HOOKS=1` measures
  * each case on a second gateway with the hooks a service uses as well (`benchHooks`: `authenticate` returning a caller,
- * `onRequest`, `onResponse` with usage), the two interleaved over `CORE_ROUNDS` rounds (default 11), and prints the
+ * `onRequest`, `onResponse` with usage), the two interleaved over `CORE_ROUNDS` rounds (default 15), and prints the
  * median of the per-round differences: what calling the hooks costs per request (issue 22).
  */
 import { join } from 'node:path'
@@ -71,8 +72,8 @@ async function main(): Promise<void> {
     ...(bench ? [['+hooks', handlerOf(mock, bench.hooks)] as [string, Handler]] : []),
   ]
   const served = { upstream: variants(false), mock: variants(true) }
-  const n = Number(process.env.CORE_REQUESTS ?? 500)
-  const rounds = Number(process.env.CORE_ROUNDS ?? (hooksOn ? 11 : 5))
+  const n = Number(process.env.CORE_REQUESTS ?? (hooksOn ? 1000 : 500))
+  const rounds = Number(process.env.CORE_ROUNDS ?? (hooksOn ? 15 : 5))
   const only = process.env.CORE_CASES?.split(',')
   console.log(
     hooksOn ? 'case\tµs/req\tKB/req\t+hooks µs/req\tKB/req\thooks Δµs (median per round)' : 'case\tµs/req\tKB/req',
