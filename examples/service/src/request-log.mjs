@@ -24,12 +24,17 @@ export const entryFields = `to_timestamp((e->>0)::float8 / 1000) AS at, e->>1 AS
   e->>4 AS upstream, (e->>5)::boolean AS stream, (e->>6)::int AS status, (e->>7)::int AS latency_ms,
   (e->>8)::int AS first_byte_ms, (e->>9)::int AS input_tokens, (e->>10)::int AS output_tokens`
 
-/** One statement per write: a row per batch, as arrays; batches of keys deleted meanwhile are skipped. */
-const insert = `INSERT INTO request_log_batches (account_id, key_id, first_at, last_at, requests, entries)
+/**
+ * The statement writing `rows` batches (up to 1000 a statement): one VALUES row of parameters per batch, so each
+ * batch's entries go to the database as a parameter of their own, as they are (an array parameter would have every
+ * quote in them escaped by the client and parsed back by the server). Batches of keys deleted meanwhile are skipped.
+ */
+const insert = (rows) => `INSERT INTO request_log_batches (account_id, key_id, first_at, last_at, requests, entries)
   SELECT b.account_id, b.key_id, to_timestamp(b.first_ms / 1000), to_timestamp(b.last_ms / 1000), b.requests, b.entries
-  FROM unnest($1::uuid[], $2::uuid[], $3::float8[], $4::float8[], $5::int[], $6::text[])
+  FROM (VALUES ${Array.from({ length: rows }, (_, i) => `($${6 * i + 1}::uuid, $${6 * i + 2}::uuid, $${6 * i + 3}::float8, $${6 * i + 4}::float8, $${6 * i + 5}::int, $${6 * i + 6}::text)`).join(', ')})
     AS b(account_id, key_id, first_ms, last_ms, requests, entries)
   WHERE EXISTS (SELECT 1 FROM api_keys k WHERE k.id = b.key_id)`
+const rowsPerStatement = 1000
 
 export function createRequestLog(db, { retentionDays = 7, maxPending = 100_000, perRow = 1000 } = {}) {
   /** The batch being collected for each key (by key id). */
@@ -42,7 +47,7 @@ export function createRequestLog(db, { retentionDays = 7, maxPending = 100_000, 
   let retryCount = 0
   let dropped = 0
   const text = JSON.stringify
-  const written = (batch) => ({
+  const asText = (batch) => ({
     accountId: batch.accountId,
     keyId: batch.keyId,
     first: batch.first,
@@ -92,30 +97,41 @@ export function createRequestLog(db, { retentionDays = 7, maxPending = 100_000, 
         dropped = 0
       }
       const batches = retry
-      for (const batch of sealed) batches.push(written(batch))
-      for (const batch of open.values()) batches.push(written(batch))
-      const batchCount = retryCount + count
+      for (const batch of sealed) batches.push(asText(batch))
+      for (const batch of open.values()) batches.push(asText(batch))
       open = new Map()
       sealed = []
       count = 0
       retry = []
       retryCount = 0
       if (batches.length === 0) return
+      let start = 0
       try {
-        await db.query(
-          insert,
-          ['accountId', 'keyId', 'first', 'last', 'requests', 'entries'].map((field) =>
-            batches.map((batch) => (typeof batch[field] === 'number' ? String(batch[field]) : batch[field])),
-          ),
-        )
+        for (; start < batches.length; start += rowsPerStatement) {
+          const part = batches.slice(start, start + rowsPerStatement)
+          await db.query(
+            insert(part.length),
+            part.flatMap((batch) => [
+              batch.accountId,
+              batch.keyId,
+              String(batch.first),
+              String(batch.last),
+              String(batch.requests),
+              batch.entries,
+            ]),
+          )
+        }
       } catch (error) {
+        // The statements written stay written; the rest is kept (or dropped, refused for good).
+        const rest = batches.slice(start)
+        const requests = rest.reduce((sum, batch) => sum + batch.requests, 0)
         if (typeof error?.code === 'string' && error.code.startsWith('23')) {
-          console.error(`[service] request log: ${batchCount} request(s) dropped:`, error.message)
+          console.error(`[service] request log: ${requests} request(s) dropped:`, error.message)
           return
         }
-        retry = batches
-        retryCount = batchCount
-        console.error(`[service] request log not written yet (${batchCount} request(s) kept):`, error.message)
+        retry = rest
+        retryCount = requests
+        console.error(`[service] request log not written yet (${requests} request(s) kept):`, error.message)
       }
     },
   }

@@ -34,7 +34,9 @@ describe('collecting and writing (a database stand-in that records the statement
   const event = (model) => ({ kind: 'generate', format: 'messages', latencyMs: 3.4, status: 200, model, usage: {} })
   /** The rows each write sent: [key id, requests, the entries' models]. */
   const sentRows = (params) =>
-    params[1].map((keyId, i) => [keyId, Number(params[4][i]), JSON.parse(params[5][i]).map((entry) => entry[3])])
+    Array.from({ length: params.length / 6 }, (_, i) => params.slice(6 * i, 6 * i + 6)).map(
+      ([, keyId, , , requests, entries]) => [keyId, Number(requests), JSON.parse(entries).map((entry) => entry[3])],
+    )
   function recorder() {
     const writes = []
     let failure
@@ -96,6 +98,23 @@ describe('collecting and writing (a database stand-in that records the statement
     none.add(caller('a'), event('m'), 'm')
     await none.write()
     expect(off.writes).toEqual([])
+  })
+
+  it('a write of more than 1000 batches takes several statements; a failure keeps only the batches not written', async () => {
+    const db = recorder()
+    const log = createRequestLog(db)
+    for (let i = 0; i < 1001; i++) log.add(caller(`k${i}`), event(`m${i}`), `m${i}`)
+    const query = db.query
+    let statements = 0
+    db.query = async (sql, params) => {
+      if (++statements === 2) throw new Error('connection reset')
+      return query(sql, params)
+    }
+    await log.write()
+    expect(db.writes.map((rows) => rows.length)).toEqual([1000])
+    await log.write()
+    expect(db.writes.map((rows) => rows.length)).toEqual([1000, 1])
+    expect(db.writes[1]).toEqual([['k1000', 1, ['m1000']]])
   })
 
   it('the maxPending bound counts the requests kept from a failed write', async () => {
