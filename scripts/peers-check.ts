@@ -15,12 +15,11 @@ import { execFileSync } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { createGateway } from '../src/gateway/create-gateway.js'
-import { CheckAbort, type CheckResult, runChecks } from '../src/node/check/run.js'
 import type { StrictFormat } from '../src/node/testing/index.js'
 import { type Running, serve } from '../test/sdk/servers.js'
+import { checkRoutes, ourGateway } from './peers/ours.js'
 import { ensurePeers, installedVersion, type Peer, pins, startMusistudio, startPortkey } from './peers/peers.js'
-import { type GatewayId, notOffered, ourModel, type Route, routes, targetFor } from './peers/routes.js'
+import { type GatewayId, routeName } from './peers/routes.js'
 import { type RouteRun, spliceSection, summaryLine, writeSection } from './peers/table.js'
 import { startUpstream, type Upstream, upstreamFormats, upstreamModel } from './peers/upstream.js'
 
@@ -49,7 +48,7 @@ const runs: RouteRun[] = []
 try {
   for (const format of upstreamFormats) upstreams.push(await startUpstream(format, key))
   const urls = Object.fromEntries(upstreams.map((u) => [u.format, u.url])) as Record<StrictFormat, string>
-  const ours: Running = await serve(ourGateway(urls).fetch)
+  const ours: Running = await serve(ourGateway(urls, key).fetch)
   running.push({ stop: ours.close })
   const portkey: Peer = await startPortkey(dir)
   running.push(portkey)
@@ -60,18 +59,11 @@ try {
     portkey: portkey.url,
     musistudio: musistudio.url,
   }
-  for (const route of routes)
-    for (const gateway of ['interlingua', 'portkey', 'musistudio'] as const) {
-      const unavailable = notOffered(gateway, route)
-      if (unavailable) {
-        runs.push({ gateway, route, checks: [], notOffered: unavailable })
-        continue
-      }
-      const target = targetFor(gateway, route, urls)
-      const run = await checkRoute(endpoints[gateway], route, target.model, target.headers)
-      runs.push({ gateway, route, ...run })
-      process.stderr.write(`${gateway.padEnd(12)} ${routeName(route).padEnd(42)} ${summaryLine(run)}\n`)
-    }
+  runs.push(
+    ...(await checkRoutes(endpoints, urls, key, (run) =>
+      process.stderr.write(`${run.gateway.padEnd(12)} ${routeName(run.route).padEnd(42)} ${summaryLine(run)}\n`),
+    )),
+  )
 } finally {
   for (const r of running.reverse()) await r.stop()
   for (const u of upstreams) await u.close()
@@ -87,50 +79,6 @@ if (write) {
   const file = join(repo, 'docs/conformance.md')
   writeFileSync(file, spliceSection(readFileSync(file, 'utf8'), writeSection({ date, seconds, versions, runs })))
   console.log(`wrote the peers section of ${file}`)
-}
-
-function routeName(route: Route): string {
-  return `${route.client} → ${route.upstream}`
-}
-
-async function checkRoute(
-  endpoint: string,
-  route: Route,
-  model: string,
-  headers: Record<string, string> | undefined,
-): Promise<{ checks: CheckResult[]; abort?: string }> {
-  try {
-    const report = await runChecks({
-      endpoint,
-      key,
-      formats: [route.client],
-      models: { [route.client]: model },
-      timeoutMs: 10_000,
-      ...(headers ? { headers } : {}),
-    })
-    return { checks: report.checks }
-  } catch (error) {
-    if (error instanceof CheckAbort) return { checks: [], abort: error.message }
-    throw error
-  }
-}
-
-/** interlingua's own gateway in front of the same upstreams: one public model per upstream format. */
-function ourGateway(urls: Record<StrictFormat, string>) {
-  const upstreamsOption = Object.fromEntries(
-    upstreamFormats.map((format) => [
-      format,
-      {
-        format,
-        baseURL: format === 'chat-completions' || format === 'responses' ? `${urls[format]}/v1` : urls[format],
-        apiKey: key,
-      },
-    ]),
-  )
-  const models = Object.fromEntries(
-    upstreamFormats.map((format) => [ourModel(format), { upstream: format, model: upstreamModel[format] }]),
-  )
-  return createGateway({ upstreams: upstreamsOption, models, apiKeys: [key] })
 }
 
 function gitHead(): string {

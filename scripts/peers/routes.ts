@@ -39,6 +39,8 @@ export const routes: Route[] = [
   { client: 'content-generation', upstream: 'responses' },
 ]
 
+export const routeName = (route: Route) => `${route.client} → ${route.upstream}`
+
 /** The public model of interlingua's own gateway that routes to each upstream format. */
 export const ourModel = (upstream: StrictFormat) => `via-${upstream}`
 

@@ -1,6 +1,6 @@
 /** The peers section of docs/conformance.md: totals per route, then per check, then why each failure failed. */
 import type { CheckResult } from '../../src/node/check/run.js'
-import type { GatewayId, Route } from './routes.js'
+import { type GatewayId, type Route, routeName as routeKey } from './routes.js'
 
 export interface RouteRun {
   gateway: GatewayId
@@ -26,7 +26,6 @@ export function summaryLine(run: { checks: CheckResult[]; abort?: string }): str
   return `${passed}/${run.checks.length}`
 }
 
-const routeKey = (route: Route) => `${route.client} → ${route.upstream}`
 const cell = (passed: number, total: number) =>
   total === 0 ? '—' : `${passed === total ? '**' : ''}${passed}/${total}${passed === total ? '**' : ''}`
 const oneLine = (text: string) =>
