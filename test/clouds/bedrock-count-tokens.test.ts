@@ -8,24 +8,16 @@ import Anthropic from '@anthropic-ai/sdk'
 import { CountTokensCommand } from '@aws-sdk/client-bedrock-runtime'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createGateway } from '../../src/gateway/create-gateway.js'
-import {
-  awsCredentials,
-  type BedrockReceived,
-  type BedrockStandIn,
-  region,
-} from '../../src/node/testing/clouds/bedrock.js'
 import { type Running, serve } from '../sdk/servers.js'
-import { awsClient, startMockBedrock } from './mock-backend.js'
+import { bedrockUpstreams, claudeId as claude, useMockBedrock } from './bedrock-fixture.js'
+import { awsClient } from './mock-backend.js'
 
-const claude = 'anthropic.claude-sonnet-4-5-20250929-v1:0'
-let bedrock: BedrockStandIn
+const bedrock = useMockBedrock()
 let gateway: Running
 
 beforeAll(async () => {
-  bedrock = await startMockBedrock()
-  const common = { provider: 'bedrock' as const, region, baseURL: bedrock.url, auth: awsCredentials }
   const handler = createGateway({
-    upstreams: { invoke: { format: 'messages', ...common }, converse: { format: 'converse', ...common } },
+    upstreams: bedrockUpstreams(bedrock),
     models: {
       [claude]: { upstream: 'invoke' },
       'unknown-model': { upstream: 'invoke', model: 'anthropic.unknown-v1:0' },
@@ -36,10 +28,9 @@ beforeAll(async () => {
 })
 afterAll(async () => {
   await gateway.close()
-  await bedrock.close()
 })
 
-const last = () => bedrock.received.at(-1) as BedrockReceived
+const last = bedrock.last
 const aws = () => awsClient(bedrock)
 
 describe('Bedrock CountTokens', () => {

@@ -4,37 +4,20 @@
  * stand-in refuses a reasoning block it did not sign), and Bedrock's errors in the client's format — throttling 429
  * with a retry hint, expired credentials 403, an exception inside the stream — never Bedrock's raw body.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { createGateway } from '../../src/gateway/create-gateway.js'
 import type { FormatId } from '../../src/ir/index.js'
-import {
-  awsCredentials,
-  type BedrockReceived,
-  type BedrockStandIn,
-  expiredCredentials,
-  region,
-} from '../../src/node/testing/clouds/bedrock.js'
+import { awsCredentials, expiredCredentials } from '../../src/node/testing/clouds/bedrock.js'
 import { createStrictUpstream } from '../../src/node/testing/index.js'
 import { formatIds, type Json, post, summarize, summarizeSse, wireRequest } from '../gateway-helpers.js'
+import { bedrockUpstreams, claudeId as claude, novaId as nova, useMockBedrock } from './bedrock-fixture.js'
 import { secondTurn } from './matrix.js'
-import { startMockBedrock } from './mock-backend.js'
 
-let bedrock: BedrockStandIn
-beforeAll(async () => {
-  bedrock = await startMockBedrock()
-})
-afterAll(() => bedrock.close())
-
-const claude = 'anthropic.claude-sonnet-4-5-20250929-v1:0'
-const nova = 'amazon.nova-pro-v1:0'
+const bedrock = useMockBedrock()
 
 function gateway(auth: unknown = awsCredentials) {
-  const common = { provider: 'bedrock' as const, region, baseURL: bedrock.url, auth: auth as typeof awsCredentials }
   return createGateway({
-    upstreams: {
-      invoke: { format: 'messages', ...common },
-      converse: { format: 'converse', ...common },
-    },
+    upstreams: bedrockUpstreams(bedrock, auth as typeof awsCredentials),
     models: {
       'claude-invoke': { upstream: 'invoke', model: claude },
       'claude-converse': { upstream: 'converse', model: claude },
@@ -43,9 +26,7 @@ function gateway(auth: unknown = awsCredentials) {
   })
 }
 
-function last(): BedrockReceived {
-  return bedrock.received.at(-1) as BedrockReceived
-}
+const last = bedrock.last
 
 async function call(format: FormatId, model: string, scenario: Parameters<typeof wireRequest>[2]) {
   const { path, body } = wireRequest(format, model, scenario)
@@ -89,7 +70,7 @@ describe.each(formatIds)('%s client', (format) => {
 
   it('throttling → 429 in the client format with a retry hint; never Bedrock’s body', async () => {
     for (const model of ['claude-invoke', 'nova-converse']) {
-      bedrock.throttleOnce()
+      bedrock.stand.throttleOnce()
       const answer = await call(format, model, { text: 'Say hello' })
       expect(answer.status).toBe(429)
       expect(answer.headers.get('retry-after')).toBe('1')
@@ -115,7 +96,7 @@ describe.each(formatIds)('%s client', (format) => {
 
   it('an exception inside the stream: after the first bytes, the client format’s in-stream error', async () => {
     for (const model of ['claude-invoke', 'claude-converse']) {
-      bedrock.failStreamOnce('modelStreamErrorException', 4)
+      bedrock.stand.failStreamOnce('modelStreamErrorException', 4)
       const answer = await call(format, model, { text: 'Say hello', stream: true })
       expect(answer.status).toBe(200)
       const streamed = summarizeSse(format, await answer.text())
@@ -132,7 +113,7 @@ describe.each(formatIds)('%s client', (format) => {
         ['serviceUnavailableException', 503, { messages: 'overloaded_error', 'content-generation': 'UNAVAILABLE' }],
       ] as const
       for (const [exception, status, types] of exceptions) {
-        bedrock.failStreamOnce(exception, 0)
+        bedrock.stand.failStreamOnce(exception, 0)
         const answer = await call(format, model, { text: 'Say hello', stream: true })
         expect([exception, answer.status]).toEqual([exception, status])
         expect(answer.headers.get('content-type')).toContain('application/json')

@@ -9,32 +9,27 @@ import Anthropic from '@anthropic-ai/sdk'
 import { ConverseCommand, ConverseStreamCommand } from '@aws-sdk/client-bedrock-runtime'
 import { AwsV4Signer } from 'aws4fetch'
 import OpenAI from 'openai'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { createGateway } from '../../src/gateway/create-gateway.js'
 import type { UpstreamOptions } from '../../src/gateway/options.js'
 import {
   awsCredentials,
   type BedrockReceived,
-  type BedrockStandIn,
   bedrockApiKey,
   region,
   sessionCredentials,
 } from '../../src/node/testing/clouds/bedrock.js'
-import { type Running, serve } from '../sdk/servers.js'
-import { awsClient, startMockBedrock } from './mock-backend.js'
+import {
+  bedrockUpstream,
+  claudeProfileId as claude,
+  novaId as nova,
+  startBedrockGateway,
+  useMockBedrock,
+} from './bedrock-fixture.js'
+import { awsClient } from './mock-backend.js'
 
-let bedrock: BedrockStandIn
-beforeAll(async () => {
-  bedrock = await startMockBedrock()
-})
-afterAll(() => bedrock.close())
-
-const claude = 'us.anthropic.claude-sonnet-4-5-20250929-v1:0'
-const nova = 'amazon.nova-pro-v1:0'
-
-function last(): BedrockReceived {
-  return bedrock.received.at(-1) as BedrockReceived
-}
+const bedrock = useMockBedrock()
+const last = bedrock.last
 
 /** The auth scheme of a received request: `Bearer`, or SigV4's scope and signed headers. */
 function scheme(received: BedrockReceived): { kind: string; scope?: string; signed?: string[] } {
@@ -46,21 +41,7 @@ function scheme(received: BedrockReceived): { kind: string; scope?: string; sign
   return m ? { kind: 'AWS4-HMAC-SHA256', scope: m[1], signed: (m[2] as string).split(';') } : { kind: 'none' }
 }
 
-async function gatewayWith(upstream: Partial<UpstreamOptions>): Promise<Running> {
-  const gateway = createGateway({
-    upstreams: {
-      bedrock: {
-        format: 'messages',
-        provider: 'bedrock',
-        region,
-        baseURL: bedrock.url,
-        auth: awsCredentials,
-        ...upstream,
-      },
-    },
-  })
-  return serve(gateway.fetch)
-}
+const gatewayWith = (upstream: Partial<UpstreamOptions>) => startBedrockGateway(bedrock, upstream)
 
 describe('the stand-in is strict', () => {
   const converseBody = JSON.stringify({ messages: [{ role: 'user', content: [{ text: 'hi' }] }] })
@@ -301,13 +282,7 @@ describe('configuration and credentials', () => {
     let calls = 0
     const gateway = createGateway({
       upstreams: {
-        b: {
-          format: 'converse',
-          provider: 'bedrock',
-          region,
-          baseURL: bedrock.url,
-          auth: async () => given[calls++ % 3] as typeof awsCredentials,
-        },
+        b: { format: 'converse', ...bedrockUpstream(bedrock, async () => given[calls++ % 3] as typeof awsCredentials) },
       },
     })
     const kinds: string[] = []
@@ -331,10 +306,7 @@ describe('configuration and credentials', () => {
       upstreams: {
         b: {
           format: 'messages',
-          provider: 'bedrock',
-          region,
-          baseURL: bedrock.url,
-          auth: () => Promise.reject(new Error('sso expired: secret-detail')),
+          ...bedrockUpstream(bedrock, () => Promise.reject(new Error('sso expired: secret-detail'))),
         },
       },
     })
@@ -369,7 +341,7 @@ describe('configuration and credentials', () => {
     const seen: Headers[] = []
     const gateway = createGateway({
       upstreams: {
-        b: { format: 'converse', provider: 'bedrock', region, baseURL: bedrock.url, auth: sessionCredentials },
+        b: { format: 'converse', ...bedrockUpstream(bedrock, sessionCredentials) },
         a: { format: 'messages', baseURL: 'http://anthropic.test', apiKey: 'sk-ant-first-party' },
       },
       models: { nova: { upstream: 'b', model: nova }, claude: { upstream: 'a', model: 'claude-x' } },

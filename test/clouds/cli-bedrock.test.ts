@@ -5,37 +5,19 @@
  */
 import Anthropic from '@anthropic-ai/sdk'
 import OpenAI from 'openai'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { createGateway } from '../../src/gateway/create-gateway.js'
 import { loadCliConfig } from '../../src/node/cli-config.js'
-import {
-  type BedrockStandIn,
-  bedrockApiKey,
-  region,
-  sessionCredentials,
-} from '../../src/node/testing/clouds/bedrock.js'
+import { bedrockApiKey, region, sessionCredentials } from '../../src/node/testing/clouds/bedrock.js'
 import { serve } from '../sdk/servers.js'
-import { startMockBedrock } from './mock-backend.js'
+import { awsEnv, claudeProfileId as claude, novaId as nova, useMockBedrock } from './bedrock-fixture.js'
 
-let bedrock: BedrockStandIn
-beforeAll(async () => {
-  bedrock = await startMockBedrock()
-})
-afterAll(() => bedrock.close())
-
-const claude = 'us.anthropic.claude-sonnet-4-5-20250929-v1:0'
-const nova = 'amazon.nova-pro-v1:0'
-const last = () => bedrock.received.at(-1)
+const bedrock = useMockBedrock()
+const last = bedrock.last
 
 describe('CLI: AWS environment variables', () => {
   it('bedrock/<modelId> and bedrock-converse/<modelId>, SigV4 from AWS_ACCESS_KEY_ID and AWS_SESSION_TOKEN', async () => {
-    const config = loadCliConfig(['--port', '0'], {
-      AWS_REGION: region,
-      AWS_ACCESS_KEY_ID: sessionCredentials.accessKeyId,
-      AWS_SECRET_ACCESS_KEY: sessionCredentials.secretAccessKey,
-      AWS_SESSION_TOKEN: sessionCredentials.sessionToken,
-      BEDROCK_BASE_URL: bedrock.url,
-    })
+    const config = loadCliConfig(['--port', '0'], awsEnv(bedrock, sessionCredentials))
     const lines = config.summary.join('\n')
     expect(lines).toContain('Amazon Bedrock')
     for (const secret of Object.values(sessionCredentials)) expect(lines).not.toContain(secret)

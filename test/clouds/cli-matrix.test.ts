@@ -12,11 +12,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createGateway } from '../../src/gateway/create-gateway.js'
 import { loadCliConfig } from '../../src/node/cli-config.js'
 import { type AzureStandIn, azureKey } from '../../src/node/testing/clouds/azure.js'
-import { awsCredentials, type BedrockStandIn, region } from '../../src/node/testing/clouds/bedrock.js'
+import type { BedrockStandIn } from '../../src/node/testing/clouds/bedrock.js'
 import type { CloudReceived } from '../../src/node/testing/clouds/front.js'
 import type { VertexStandIn } from '../../src/node/testing/clouds/vertex.js'
 import { formatIds, type Json, summarize, summarizeSse } from '../gateway-helpers.js'
 import { type Running, serve } from '../sdk/servers.js'
+import { awsEnv, claudeId, novaId } from './bedrock-fixture.js'
 import { sendWire } from './matrix.js'
 import { startMockAzure, startMockBedrock, startMockVertex } from './mock-backend.js'
 
@@ -24,9 +25,6 @@ let azure: AzureStandIn
 let vertex: VertexStandIn
 let bedrock: BedrockStandIn
 let served: Running
-
-const claudeId = 'anthropic.claude-sonnet-4-5-20250929-v1:0'
-const novaId = 'amazon.nova-pro-v1:0'
 
 beforeAll(async () => {
   azure = await startMockAzure()
@@ -42,10 +40,7 @@ beforeAll(async () => {
     GOOGLE_CLOUD_LOCATION: vertex.location,
     VERTEX_BASE_URL: vertex.url,
     VERTEX_MODELS: 'claude-sonnet-4-5, gemini-2.5-flash',
-    AWS_REGION: region,
-    AWS_ACCESS_KEY_ID: awsCredentials.accessKeyId,
-    AWS_SECRET_ACCESS_KEY: awsCredentials.secretAccessKey,
-    BEDROCK_BASE_URL: bedrock.url,
+    ...awsEnv(bedrock),
     BEDROCK_MODELS: `${claudeId},bedrock-converse/${claudeId},${novaId}`,
   })
   served = await serve(createGateway(config.gateway).fetch)
