@@ -218,7 +218,7 @@ export function formatMarkdown(): string {
     '',
     'Chat Completions has no reasoning checks: the official `openai` SDK has no reasoning field on a chat message or',
     'chunk (only `reasoning_effort` in the request, which models without reasoning refuse, and',
-    "`completion_tokens_details.reasoning_tokens` in usage, which other servers leave out); `reasoning_content` is",
+    '`completion_tokens_details.reasoning_tokens` in usage, which other servers leave out); `reasoning_content` is',
     'some servers’ convention (DeepSeek, vLLM), not a rule an endpoint can be held to. Nor token counting: it has no',
     'counting endpoint.',
     '',
