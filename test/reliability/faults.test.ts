@@ -20,8 +20,8 @@ import { toNodeListener } from '../../src/node.js'
 import { authHeaders, type Json, parseSse, summarize, summarizeSse, wireRequest } from '../gateway-helpers.js'
 import { answerText, type Fault, type FaultUpstream, faultBase, faults, startFaultUpstream } from './fault-upstream.js'
 
-const timeoutMs = 2000
-const idleTimeoutMs = 600
+const timeoutMs = 3000
+const idleTimeoutMs = 1500
 const maxResponseBytes = 64 * 1024
 /** Generous: a case must end well within the configured timeouts, not hang (the machine is shared and slow). */
 const endWithinMs = timeoutMs + 6000
