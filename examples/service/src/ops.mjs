@@ -248,14 +248,24 @@ export function createOps({ db, keys, limiter, metricsToken, logLevel = 'info', 
     if (out.buffers) out(buffers)
     else out(buffers.map((buffer) => buffer.toString('utf8')).join(''))
   }
-  /** The time as ISO text, made again only when the millisecond changed. */
+  /**
+   * The time as ISO text, made again only when the millisecond changed: the text up to the seconds once a second
+   * (`toISOString` costs ~0.9 µs), the milliseconds added to it.
+   */
   let isoAt = 0
   let isoText = ''
+  let secondAt = -1
+  let secondText = ''
   const isoNow = () => {
     const now = Date.now()
     if (now !== isoAt) {
       isoAt = now
-      isoText = new Date(now).toISOString()
+      const ms = now % 1000
+      if (now - ms !== secondAt) {
+        secondAt = now - ms
+        secondText = new Date(secondAt).toISOString().slice(0, 20) // 2026-11-27T15:12:03.
+      }
+      isoText = `${secondText}${ms < 10 ? '00' : ms < 100 ? '0' : ''}${ms}Z`
     }
     return isoText
   }
