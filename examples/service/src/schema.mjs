@@ -202,5 +202,8 @@ export const requestLogBatches = pgTable(
     ),
     index('request_log_batches_account_last_at').on(t.accountId, t.lastAt),
     index('request_log_batches_last_at').on(t.lastAt),
+    // Deleting an account deletes its keys, and each key's batches through this foreign key: without an index on
+    // key_id, every key would scan the whole table (every account's batches).
+    index('request_log_batches_key_id').on(t.keyId),
   ],
 )

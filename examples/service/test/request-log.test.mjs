@@ -231,6 +231,16 @@ describe.each(testDatabases())('on %s', (kind) => {
     expect(rows).toEqual(expected)
   })
 
+  it('a key’s batches are found by an index (deleting an account deletes its keys, and their batches by key_id)', async () => {
+    // The first column of each index on the table: without one led by key_id, every deleted key scans every batch.
+    const leading = await db.query(
+      `SELECT a.attname FROM pg_index i JOIN pg_class c ON c.oid = i.indrelid
+         JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum = i.indkey[0]
+       WHERE c.relname = 'request_log_batches' ORDER BY 1`,
+    )
+    expect(leading.map((row) => row.attname)).toEqual(['account_id', 'id', 'key_id', 'last_at'])
+  })
+
   it('the clean-up deletes the batches whose last request is past the retention, whole', async () => {
     await db.query('DELETE FROM request_log_batches WHERE account_id = $1', [accountId])
     const [alpha] = keyIds

@@ -1,0 +1,1 @@
+CREATE INDEX "request_log_batches_key_id" ON "request_log_batches" USING btree ("key_id");
