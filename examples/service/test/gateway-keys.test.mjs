@@ -17,7 +17,7 @@ import { testDatabase, testDatabases } from './support/databases.mjs'
 import { listenService } from './support/processes.mjs'
 
 describe.each(testDatabases())('on %s', (kind) => {
-  let server, upstream, db, base, database, accountId, service
+  let closeServer, upstream, db, base, database, accountId, service
   let usageFails = false
 
   function listen(fetch) {
@@ -51,7 +51,7 @@ describe.each(testDatabases())('on %s', (kind) => {
     ;[{ id: accountId }] = await db.query(
       `INSERT INTO accounts (email, email_key) VALUES ('keys@example.com', 'keys@example.com') RETURNING id`,
     )
-    ;({ server, base } = await listenService(() => service))
+    ;({ base, close: closeServer } = await listenService(() => service))
     service = await createService({
       // The usage upsert fails while `usageFails` is set (the database unreachable, say); everything else goes through.
       db: {
@@ -80,11 +80,7 @@ describe.each(testDatabases())('on %s', (kind) => {
     })
   })
   afterAll(async () => {
-    await new Promise((resolve) => {
-      if (!server) return resolve()
-      server.close(resolve)
-      server.closeAllConnections()
-    })
+    await closeServer?.()
     await new Promise((resolve) => (upstream ? upstream.close(resolve) : resolve()))
     await service?.close()
     await db?.close()

@@ -20,7 +20,7 @@ import { listenService } from './support/processes.mjs'
 const token = 'metrics-token-0123456789'
 
 describe.each(testDatabases())('on %s', (kind) => {
-  let database, db, service, server, base, key, keyId, broken
+  let database, db, service, closeServer, base, key, keyId, broken
   let logs = ''
   let brokenPort
 
@@ -39,7 +39,7 @@ describe.each(testDatabases())('on %s', (kind) => {
       'INSERT INTO api_keys (account_id, name, prefix, key_hash) VALUES ($1, $2, $3, $4) RETURNING id',
       [accountId, 'ops', key.slice(0, 10), sha256(key)],
     )
-    ;({ server, base } = await listenService(() => service))
+    ;({ base, close: closeServer } = await listenService(() => service))
     service = await createService({
       db: { ...db, query: (sql, params) => (db.down ? Promise.reject(new Error('down')) : db.query(sql, params)) },
       mailer: { send: async () => {}, logged: true },
@@ -59,11 +59,7 @@ describe.each(testDatabases())('on %s', (kind) => {
     })
   })
   afterAll(async () => {
-    await new Promise((resolve) => {
-      if (!server) return resolve()
-      server.close(resolve)
-      server.closeAllConnections()
-    })
+    await closeServer?.()
     await new Promise((resolve) => broken?.close(resolve))
     await service?.close()
     await db?.close()

@@ -130,13 +130,13 @@ describe('collecting and writing (a database stand-in that records the statement
 })
 
 describe.each(testDatabases())('on %s', (kind) => {
-  let server, db, base, database, service, page, accountId, keyIds
+  let closeServer, db, base, database, service, page, accountId, keyIds
   const codes = new Map()
 
   beforeAll(async () => {
     database = await testDatabase(kind)
     db = await openDatabase(database.config)
-    ;({ server, base } = await listenService(() => service))
+    ;({ base, close: closeServer } = await listenService(() => service))
     service = await createService({
       db,
       mailer: { send: async (to, code) => codes.set(to.toLowerCase(), code), logged: true },
@@ -151,11 +151,7 @@ describe.each(testDatabases())('on %s', (kind) => {
     ;[{ id: accountId }] = await db.query(`SELECT id FROM accounts WHERE email = 'logs@example.com'`)
   })
   afterAll(async () => {
-    await new Promise((resolve) => {
-      if (!server) return resolve()
-      server.close(resolve)
-      server.closeAllConnections()
-    })
+    await closeServer?.()
     await service?.close()
     await db?.close()
     await database?.cleanup()

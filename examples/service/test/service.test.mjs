@@ -15,14 +15,14 @@ import { testDatabase, testDatabases } from './support/databases.mjs'
 import { listenService } from './support/processes.mjs'
 
 describe.each(testDatabases())('on %s', (kind) => {
-  let mail, server, db, base, database, service
+  let mail, closeServer, db, base, database, service
 
   beforeAll(async () => {
     mail = await startMailCatcher()
     database = await testDatabase(kind)
     db = await openDatabase(database.config)
     const mailer = await createMailer({ smtpUrl: mail.url, from: 'test@127.0.0.1' })
-    ;({ server, base } = await listenService(() => service))
+    ;({ base, close: closeServer } = await listenService(() => service))
     service = await createService({
       db,
       mailer,
@@ -34,11 +34,7 @@ describe.each(testDatabases())('on %s', (kind) => {
     })
   })
   afterAll(async () => {
-    await new Promise((resolve) => {
-      if (!server) return resolve()
-      server.close(resolve)
-      server.closeAllConnections()
-    })
+    await closeServer?.()
     await service?.close()
     await mail?.close()
     await db?.close()

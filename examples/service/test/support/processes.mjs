@@ -99,11 +99,17 @@ export async function startService(env, { timeoutMs = 60_000, script = 'server.m
 /**
  * An in-process service (`createService(…)`) on a `node:http` server on 127.0.0.1, a random port — through its
  * `listener` as `server.mjs` serves it. `service()` is read per request, so the server can start before the service
- * exists (its public URL needs the port). Resolves `{ server, base }`.
+ * exists (its public URL needs the port). Resolves `{ server, base, close }`: `close()` stops it, its kept-alive
+ * connections included.
  */
 export async function listenService(service) {
   const { createServer } = await import('node:http')
   const server = createServer((req, res) => service().listener(req, res))
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
-  return { server, base: `http://127.0.0.1:${server.address().port}` }
+  const close = () =>
+    new Promise((resolve) => {
+      server.close(resolve)
+      server.closeAllConnections()
+    })
+  return { server, base: `http://127.0.0.1:${server.address().port}`, close }
 }
