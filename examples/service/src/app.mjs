@@ -50,8 +50,9 @@ export async function createService(config) {
     metricsToken: config.metricsToken,
     logLevel: config.logLevel,
     write: config.logWrite,
+    settle: () => settle(),
   })
-  const gateway = createServiceGateway({
+  const { gateway, settle } = createServiceGateway({
     gatewayOptions: config.gatewayOptions,
     keys,
     limiter,
@@ -62,14 +63,19 @@ export async function createService(config) {
     observe: config.tracing
       ? {
           request: ops.observe.request,
-          response(event) {
-            ops.observe.response(event)
-            config.tracing.response(event)
+          response(event, end) {
+            ops.observe.response(event, end)
+            config.tracing.response(event, end)
           },
+          settled: ops.observe.settled,
         }
       : ops.observe,
   })
-  const flushUsage = usage.flush
+  /** The answers' bookkeeping done now (src/gateway.mjs), then the pending usage written. */
+  const flushUsage = () => {
+    settle()
+    return usage.flush()
+  }
 
   // ── the console ───────────────────────────────────────────────────────────────────────────────────────────────
   const app = new Hono()
@@ -404,6 +410,7 @@ export async function createService(config) {
     flushUsage,
     /** Stops the timers, gives unused rate-limit allowances back, writes the pending usage, stops listening. */
     async close() {
+      settle()
       cleanup.stop()
       await limiter.close()
       await usage.close()

@@ -155,9 +155,10 @@ function stdoutWriter() {
 
 /**
  * @param {{ db: { query: Function }, keys?: { stats: object, usable: () => boolean }, limiter?: { stats: object },
- *   metricsToken?: string, logLevel?: string, write?: (text: string) => void }} options
+ *   metricsToken?: string, logLevel?: string, write?: (text: string) => void, settle?: () => void }} options
+ *   `settle`: called before a scrape — the answers' bookkeeping, done in batches (src/gateway.mjs), done now.
  */
-export function createOps({ db, keys, limiter, metricsToken, logLevel = 'info', write }) {
+export function createOps({ db, keys, limiter, metricsToken, logLevel = 'info', write, settle }) {
   const registry = new client.Registry()
   // The event-loop lag histogram samples every 100 ms, not prom-client's 10 ms: a timer a hundred times a second was half
   // of an idle instance's CPU; ten a second still catch a blocked loop (and the lag gauge is measured at each scrape).
@@ -238,26 +239,34 @@ export function createOps({ db, keys, limiter, metricsToken, logLevel = 'info', 
   const threshold = levels[logLevel] ?? levels.info
   const out = write ?? stdoutWriter()
   const lines = textChunks()
+  /**
+   * Request lines of the batch of answers under way (src/gateway.mjs), joined: encoded into `lines` at its end
+   * (`observe.settled`), one write for the batch.
+   */
+  let batched = ''
   /** Armed by the first line after a write (an idle instance has no timer running). */
   let logTimer
   const flushLogs = () => {
     clearTimeout(logTimer)
     logTimer = undefined
+    if (batched !== '') {
+      lines.append(batched)
+      batched = ''
+    }
     const buffers = lines.take()
     if (buffers.length === 0) return
     if (out.buffers) out(buffers)
     else out(buffers.map((buffer) => buffer.toString('utf8')).join(''))
   }
   /**
-   * The time as ISO text, made again only when the millisecond changed: the text up to the seconds once a second
-   * (`toISOString` costs ~0.9 µs), the milliseconds added to it.
+   * A time (epoch ms, now by default) as ISO text, made again only when the millisecond changed: the text up to the
+   * seconds once a second (`toISOString` costs ~0.9 µs), the milliseconds added to it.
    */
   let isoAt = 0
   let isoText = ''
   let secondAt = -1
   let secondText = ''
-  const isoNow = () => {
-    const now = Date.now()
+  const isoNow = (now = Date.now()) => {
     if (now !== isoAt) {
       isoAt = now
       const ms = now % 1000
@@ -269,13 +278,17 @@ export function createOps({ db, keys, limiter, metricsToken, logLevel = 'info', 
     }
     return isoText
   }
-  const append = (line) => {
-    lines.append(line)
+  /** Writes out what is in `lines` at 1 MiB, else arms the timer (100 ms). */
+  const written = () => {
     if (lines.bytes >= 1 << 20) flushLogs()
     else if (logTimer === undefined) {
       logTimer = setTimeout(flushLogs, 100)
       logTimer.unref()
     }
+  }
+  const append = (line) => {
+    lines.append(line)
+    written()
   }
   /** Logs `fields` (an object, its own `time` and `level` set here) at `level`. */
   function log(level, fields) {
@@ -320,19 +333,19 @@ export function createOps({ db, keys, limiter, metricsToken, logLevel = 'info', 
     return shape.text
   }
   /**
-   * The request's log line: the fields in a fixed order, absent ones left out, made as one string (no object for it).
-   * The request id and error codes are the library's identifiers, the key and account ids the database's uuids.
+   * The log line of a request whose answer ended at `end` (its time): the fields in a fixed order, absent ones left
+   * out, made as one string (no object for it). The request id and error codes are the library's identifiers, the key
+   * and account ids the database's uuids.
    */
-  function requestLine(level, event, usage) {
+  function requestLine(level, event, usage, end) {
     let start
     if (level === 'info') {
-      const now = Date.now()
-      if (now !== headAt) {
-        headAt = now
-        head = `{"time":"${isoNow()}","level":"info","msg":"request","requestId":"`
+      if (end !== headAt) {
+        headAt = end
+        head = `{"time":"${isoNow(end)}","level":"info","msg":"request","requestId":"`
       }
       start = head
-    } else start = `{"time":"${isoNow()}","level":"${level}","msg":"request","requestId":"`
+    } else start = `{"time":"${isoNow(end)}","level":"${level}","msg":"request","requestId":"`
     const caller = event.caller
     let ids = ''
     if (caller) {
@@ -342,9 +355,8 @@ export function createOps({ db, keys, limiter, metricsToken, logLevel = 'info', 
         callers.set(caller, ids)
       }
     }
-    append(
-      `${start}${event.requestId}${shapeOf(event)}${event.status}${event.error === undefined ? '' : `,"error":"${event.error}"`}${event.refused === undefined ? '' : `,"refused":"${event.refused}"`},"latencyMs":${event.latencyMs}${event.firstByteMs === undefined ? '' : `,"firstByteMs":${event.firstByteMs}`}${ids}${usage?.inputTokens === undefined ? '' : `,"inputTokens":${usage.inputTokens}`}${usage?.outputTokens === undefined ? '' : `,"outputTokens":${usage.outputTokens}`}}\n`,
-    )
+    batched += `${start}${event.requestId}${shapeOf(event)}${event.status}${event.error === undefined ? '' : `,"error":"${event.error}"`}${event.refused === undefined ? '' : `,"refused":"${event.refused}"`},"latencyMs":${event.latencyMs}${event.firstByteMs === undefined ? '' : `,"firstByteMs":${event.firstByteMs}`}${ids}${usage?.inputTokens === undefined ? '' : `,"inputTokens":${usage.inputTokens}`}${usage?.outputTokens === undefined ? '' : `,"outputTokens":${usage.outputTokens}`}}\n`
+    if (logTimer === undefined) written()
   }
 
   // ── the gateway's hooks ──────────────────────────────────────────────────────────────────────────────────────────
@@ -352,7 +364,15 @@ export function createOps({ db, keys, limiter, metricsToken, logLevel = 'info', 
     request(event) {
       if (event.stream) open++
     },
-    response(event) {
+    /** The end of a batch of answers: their log lines encoded, in one piece. */
+    settled() {
+      if (batched === '') return
+      lines.append(batched)
+      batched = ''
+      written()
+    },
+    /** A request whose answer ended at `end` (epoch ms, now by default). */
+    response(event, end = Date.now()) {
       if (event.stream && !event.refused) open--
       const model = event.model ?? `(${event.kind})`
       requests(1, event.format, model, event.status)
@@ -371,7 +391,7 @@ export function createOps({ db, keys, limiter, metricsToken, logLevel = 'info', 
       if (event.error && event.upstream && !event.refused && (status >= 500 || status === 429 || status < 400))
         upstreamErrors(1, event.upstream, event.error)
       const level = status >= 500 ? 'error' : 'info'
-      if (levels[level] >= threshold) requestLine(level, event, usage)
+      if (levels[level] >= threshold) requestLine(level, event, usage, end)
     },
   }
 
@@ -415,6 +435,7 @@ export function createOps({ db, keys, limiter, metricsToken, logLevel = 'info', 
         })
         return true
       }
+      settle?.()
       registry.metrics().then(
         (text) => send(res, 200, registry.contentType, text),
         (error) => send(res, 500, 'text/plain; charset=utf-8', `metrics failed: ${error.message}\n`),

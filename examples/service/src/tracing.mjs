@@ -43,8 +43,8 @@ export async function startTracing(env = process.env) {
   })
   const tracer = provider.getTracer('interlingua-service')
   return {
-    response(event) {
-      const end = Date.now()
+    /** The span of a request whose answer ended at `end` (epoch ms). */
+    response(event, end = Date.now()) {
       const operation = operations[event.kind] ?? event.kind
       const attributes = {
         'gen_ai.operation.name': operation,

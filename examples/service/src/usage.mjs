@@ -30,9 +30,8 @@ export function createUsage(db, { usageFlushMs = 1000, requestLog } = {}) {
    * One request's usage, added to its key's pending counts for the day (errors counted, tokens summed), and its entry
    * in the request log.
    */
-  function record(caller, event) {
+  function record(caller, event, now = Date.now()) {
     const usage = event.usage
-    const now = Date.now()
     if (now >= dayEnds) {
       day = new Date(now).toISOString().slice(0, 10)
       dayEnds = now - (now % 86_400_000) + 86_400_000
@@ -74,7 +73,7 @@ export function createUsage(db, { usageFlushMs = 1000, requestLog } = {}) {
       row.cached += usage.cachedInputTokens ?? 0
       row.reasoning += usage.reasoningTokens ?? 0
     }
-    requestLog?.add(caller, event, model)
+    requestLog?.add(caller, event, model, now)
   }
   const upsertUsage = (rows) =>
     db.query(
