@@ -51,6 +51,7 @@ export async function createService(config) {
     logLevel: config.logLevel,
     write: config.logWrite,
     settle: () => settle(),
+    models: (config.models ?? []).filter((model) => !model.pattern).map((model) => model.id),
   })
   const { gateway, settle } = createServiceGateway({
     gatewayOptions: config.gatewayOptions,

@@ -155,10 +155,22 @@ function stdoutWriter() {
 
 /**
  * @param {{ db: { query: Function }, keys?: { stats: object, usable: () => boolean }, limiter?: { stats: object },
- *   metricsToken?: string, logLevel?: string, write?: (text: string) => void, settle?: () => void }} options
+ *   metricsToken?: string, logLevel?: string, write?: (text: string) => void, settle?: () => void,
+ *   models?: string[], maxModelLabels?: number }} options
  *   `settle`: called before a scrape — the answers' bookkeeping, done in batches (src/gateway.mjs), done now.
+ *   `models`: the models the service lists, always labels of their own (see `modelLabel`).
  */
-export function createOps({ db, keys, limiter, metricsToken, logLevel = 'info', write, settle }) {
+export function createOps({
+  db,
+  keys,
+  limiter,
+  metricsToken,
+  logLevel = 'info',
+  write,
+  settle,
+  models = [],
+  maxModelLabels = 1000,
+}) {
   const registry = new client.Registry()
   // The event-loop lag histogram samples every 100 ms, not prom-client's 10 ms: a timer a hundred times a second was half
   // of an idle instance's CPU; ten a second still catch a blocked loop (and the lag gauge is measured at each scrape).
@@ -194,6 +206,23 @@ export function createOps({ db, keys, limiter, metricsToken, logLevel = 'info', 
     'Time from an API request to the first byte of its answer (the status line and headers)',
     buckets,
   )
+  /**
+   * A request's model as a metric label. The client names the model, and every label value is a series kept until the
+   * process ends: a model becomes a label when the service lists it, or when an answer for it was not a client error
+   * (an unknown model is a 404) — at most `maxModelLabels` of those. Any other name is `(other)`, so a scan of made-up
+   * names does not grow /metrics. Listings and token counts are labelled by their kind, `(list-models)`.
+   */
+  const labelled = new Set(models)
+  let admitted = 0
+  const modelLabel = (event) => {
+    const model = event.model
+    if (model === undefined) return `(${event.kind})`
+    if (labelled.has(model)) return model
+    if ((event.status >= 400 && event.status < 500) || admitted >= maxModelLabels) return '(other)'
+    admitted++
+    labelled.add(model)
+    return model
+  }
   let open = 0
   new client.Gauge({
     name: 'interlingua_open_streams',
@@ -374,7 +403,7 @@ export function createOps({ db, keys, limiter, metricsToken, logLevel = 'info', 
     /** A request whose answer ended at `end` (epoch ms, now by default). */
     response(event, end = Date.now()) {
       if (event.stream && !event.refused) open--
-      const model = event.model ?? `(${event.kind})`
+      const model = modelLabel(event)
       requests(1, event.format, model, event.status)
       latency(event.latencyMs / 1000)
       if (event.firstByteMs !== undefined) firstByte(event.firstByteMs / 1000)

@@ -254,3 +254,49 @@ it('each request line has its own fields, whatever the line before it shared (ma
   expect(lines.map(({ time, ...line }) => line)).toEqual(expected)
   for (const line of lines) expect(Date.parse(line.time)).toBeGreaterThan(Date.now() - 60_000)
 })
+
+it('labels metrics with listed models and models answered, at most maxModelLabels; made-up names are (other)', async () => {
+  const ops = createOps({ db: { query: async () => [] }, write: () => {}, models: ['listed'], maxModelLabels: 2 })
+  const base = { format: 'chat-completions', kind: 'generate', latencyMs: 1, firstByteMs: 1 }
+  const events = [
+    ...Array.from({ length: 50 }, (_, i) => ({ model: `made-up-${i}`, status: 404 })),
+    { model: 'listed', status: 400 },
+    { model: 'routed-a', status: 200, usage: { inputTokens: 2, outputTokens: 3 } },
+    { model: 'routed-a', status: 404 },
+    { model: 'routed-b', status: 502 },
+    { model: 'routed-c', status: 200, usage: { inputTokens: 1, outputTokens: 1 } },
+    { model: undefined, kind: 'list-models', status: 200 },
+  ]
+  for (const [i, event] of events.entries()) ops.observe.response({ ...base, requestId: `r${i}`, ...event })
+  const text = await new Promise((resolve, reject) => {
+    const res = { writeHead: () => {}, end: resolve }
+    if (!ops.handle({ url: '/metrics', headers: {} }, res)) reject(new Error('/metrics not handled'))
+  })
+  await ops.close()
+  const families = Object.fromEntries(parsePrometheusTextFormat(text).map((family) => [family.name, family]))
+  const series = (name) =>
+    families[name].metrics.map((metric) => [
+      metric.labels.model,
+      metric.labels.status ?? metric.labels.kind,
+      metric.value,
+    ])
+  expect(series('interlingua_requests_total').sort()).toEqual(
+    [
+      ['(other)', '404', '50'],
+      ['listed', '400', '1'],
+      ['routed-a', '200', '1'],
+      ['routed-a', '404', '1'],
+      ['routed-b', '502', '1'],
+      ['(other)', '200', '1'],
+      ['(list-models)', '200', '1'],
+    ].sort(),
+  )
+  expect(series('interlingua_tokens_total').sort()).toEqual(
+    [
+      ['routed-a', 'input', '2'],
+      ['routed-a', 'output', '3'],
+      ['(other)', 'input', '1'],
+      ['(other)', 'output', '1'],
+    ].sort(),
+  )
+})
