@@ -13,10 +13,11 @@ const migrationLock = 7261 // pg_advisory_lock key, shared by every instance of 
 /**
  * `listen(channel, { onNotify, onSubscribed, onLost })` subscribes to PostgreSQL notifications: on a server, on a
  * connection of its own (application_name `interlingua-listen`) that is re-opened after it is lost (`onLost`, then
- * `onSubscribed` once listening again; 100 ms doubling to 5 s between attempts); on PGlite, through PGlite's own
- * listen (in process). Returns `stop()`.
+ * `onSubscribed` once listening again; 100 ms doubling to 5 s between attempts) or when `reopen()` is called (a
+ * connection that stopped delivering without an error: its socket is destroyed); on PGlite, through PGlite's own
+ * listen (in process; `reopen` does nothing). Returns `{ stop(), reopen() }`.
  * @returns {Promise<{ query: (sql: string, params?: unknown[]) => Promise<any[]>, close: () => Promise<void>, kind: string,
- *   listen: (channel: string, handlers: { onNotify: (payload: string) => void, onSubscribed?: () => void, onLost?: () => void }) => () => Promise<void> }>}
+ *   listen: (channel: string, handlers: { onNotify: (payload: string) => void, onSubscribed?: () => void, onLost?: () => void }) => { stop: () => Promise<void>, reopen: () => void } }>}
  */
 export async function openDatabase({ databaseUrl, dataDir }) {
   if (databaseUrl) {
@@ -70,7 +71,7 @@ export async function openDatabase({ databaseUrl, dataDir }) {
     listen(channel, { onNotify, onSubscribed }) {
       const subscribed = client.listen(channel, onNotify)
       subscribed.then(() => onSubscribed?.())
-      return async () => (await subscribed)()
+      return { stop: async () => (await subscribed)(), reopen() {} }
     },
   }
 }
@@ -78,6 +79,8 @@ export async function openDatabase({ databaseUrl, dataDir }) {
 /** LISTEN on a connection of its own, re-opened whenever it is lost (see `openDatabase`). */
 function listenOnServer(pg, databaseUrl, channel, { onNotify, onSubscribed, onLost }) {
   let current
+  /** Drops `current` as lost (the `lost` of its connection). */
+  let dropCurrent = () => {}
   let stopped = false
   let retry
   let delay = 100
@@ -91,10 +94,12 @@ function listenOnServer(pg, databaseUrl, channel, { onNotify, onSubscribed, onLo
     const lost = () => {
       if (current !== client) return
       current = undefined
+      client.connection.stream.destroy() // a stalled connection would keep end() waiting
       client.end().catch(() => {})
       onLost?.()
       again()
     }
+    dropCurrent = lost
     client.on('error', lost)
     client.on('end', lost)
     client.on('notification', (message) => {
@@ -114,12 +119,16 @@ function listenOnServer(pg, databaseUrl, channel, { onNotify, onSubscribed, onLo
     onSubscribed?.()
   }
   connect()
-  return async () => {
-    stopped = true
-    clearTimeout(retry)
-    const client = current
-    current = undefined
-    await client?.end().catch(() => {})
+  return {
+    async stop() {
+      stopped = true
+      clearTimeout(retry)
+      const client = current
+      current = undefined
+      await client?.end().catch(() => {})
+    },
+    /** Gives up the current connection (as if lost) and opens another. */
+    reopen: () => dropCurrent(),
   }
 }
 

@@ -12,7 +12,10 @@
  *   The pings run while keys are being checked: from the start, and until `idleMs` (10 s) after the last check — an
  *   idle instance sends none (they were most of its idle CPU). The first key check after an idle spell reads the
  *   database and starts them again; the cache is in use as soon as the first ping is heard (a round trip later).
- * - A lost listening connection drops the whole cache (and bypasses it) until it is listening again.
+ * - A lost listening connection drops the whole cache (and bypasses it) until it is listening again. One that stops
+ *   delivering without an error (a stalled peer, a network that drops packets silently) is found by the heartbeat: a
+ *   ping not heard within `reopenMs` (3 s) has the instance give the connection up and open another — until then the
+ *   cache is bypassed, as above, after `staleMs`.
  * - A lookup that started before an invalidation is not cached (an epoch counter), and entries live at most `ttlMs`
  *   (30 s) as a last safety net.
  * On PGlite (one process) the notifications come from PGlite's own listen, in process; the instance that revokes also
@@ -30,7 +33,7 @@ export const keysChannel = 'interlingua_keys'
 
 export function createKeyCache(
   db,
-  { ttlMs = 30_000, heartbeatMs = 200, staleMs = 800, idleMs = 10_000, maxEntries = 100_000 } = {},
+  { ttlMs = 30_000, heartbeatMs = 200, staleMs = 800, idleMs = 10_000, reopenMs = 3_000, maxEntries = 100_000 } = {},
 ) {
   /** hash → { record: KeyRecord | null (no such valid key), expires } */
   const entries = new Map()
@@ -98,7 +101,7 @@ export function createKeyCache(
     else if (payload.startsWith('account:')) forgetAccount(payload.slice(8))
     else dropAll()
   }
-  const stopListening = db.listen(keysChannel, {
+  const listening = db.listen(keysChannel, {
     onNotify,
     onSubscribed() {
       subscribed = true
@@ -107,6 +110,8 @@ export function createKeyCache(
     onLost() {
       subscribed = false
       stats.resubscriptions++
+      // Pings sent before the loss are never heard on the next connection (it hears what commits after its LISTEN).
+      sent.clear()
       dropAll()
     },
   })
@@ -115,6 +120,14 @@ export function createKeyCache(
     const now = Date.now()
     if (closed || !subscribed || now - checkedAt >= idleMs) {
       beating = false
+      return
+    }
+    // The oldest ping not heard yet (pings are heard in order): `reopenMs` old, the connection is given up.
+    const oldest = sent.values().next().value
+    if (oldest !== undefined && now - oldest > reopenMs) {
+      console.error(`[service] no notification heard for ${now - oldest} ms: opening another listening connection`)
+      beating = false
+      listening.reopen() // onLost, then onSubscribed wakes the heartbeat again
       return
     }
     seq += 1
@@ -192,7 +205,7 @@ export function createKeyCache(
     async close() {
       closed = true
       clearTimeout(heartbeat)
-      await stopListening()
+      await listening.stop()
     },
   }
 }

@@ -2,7 +2,9 @@
  * The key cache's heartbeat on a real PostgreSQL server (src/keys.mjs): pings run while keys are checked and stop when
  * the instance is idle; the first check after an idle spell reads the database (the cache is not trusted on an old
  * heartbeat), starts the pings again, and the cache answers once one is heard. Short periods here (50 ms pings, 250 ms
- * stale bound, 500 ms idle) so the test takes a few seconds; the service uses 200 ms, 800 ms and 10 s.
+ * stale bound, 500 ms idle) so the test takes a few seconds; the service uses 200 ms, 800 ms and 10 s. A listening
+ * connection that stalls without an error (its backend stopped with SIGSTOP: the socket stays open, nothing arrives)
+ * is given up after `reopenMs` and another is opened; the cache is in use again on it.
  */
 import pg from 'pg'
 import { afterAll, beforeAll, expect, it } from 'vitest'
@@ -85,5 +87,61 @@ it.skipIf(!onServer)(
     await expect
       .poll(async () => (await cache.lookup(key)) && cache.stats.hits, { timeout: 2_000, interval: 20 })
       .toBeGreaterThan(hits)
+  },
+)
+
+it.skipIf(!onServer)(
+  'a listening connection that stalls without an error is given up and another opened; the cache works again',
+  async () => {
+    const listeners = async () =>
+      (
+        await db.query(
+          `SELECT pid FROM pg_stat_activity WHERE application_name = 'interlingua-listen' AND datname = current_database() AND query ILIKE 'LISTEN%'`,
+        )
+      ).map((row) => row.pid)
+    const before = new Set(await listeners())
+    const stalling = createKeyCache(db, { heartbeatMs: 50, staleMs: 250, idleMs: 10_000, reopenMs: 600 })
+    let stalled
+    const errors = []
+    const original = console.error
+    console.error = (...args) => errors.push(args.join(' '))
+    try {
+      await expect
+        .poll(async () => (await listeners()).filter((pid) => !before.has(pid)), { interval: 20 })
+        .toHaveLength(1)
+      ;[stalled] = (await listeners()).filter((pid) => !before.has(pid))
+      const hitsAfter = async (hits) => {
+        await expect
+          .poll(async () => (await stalling.lookup(key)) && stalling.stats.hits, { timeout: 5_000, interval: 25 })
+          .toBeGreaterThan(hits)
+      }
+      await hitsAfter(0)
+
+      process.kill(stalled, 'SIGSTOP')
+      const stoppedAt = Date.now()
+      // Keys checked all along (the heartbeat runs while they are): the cache is bypassed once the pings stop being
+      // heard, then the connection is given up and another opened.
+      await expect
+        .poll(async () => (await stalling.lookup(key)) && stalling.stats.resubscriptions, {
+          timeout: 5_000,
+          interval: 25,
+        })
+        .toBe(1)
+      expect(Date.now() - stoppedAt).toBeGreaterThanOrEqual(600)
+      expect(errors.join('\n')).toContain('opening another listening connection')
+      await expect
+        .poll(async () => (await listeners()).filter((pid) => !before.has(pid) && pid !== stalled), { interval: 20 })
+        .toHaveLength(1)
+      await expect.poll(async () => (await stalling.lookup(key)) && stalling.usable(), { timeout: 5_000 }).toBe(true)
+      await hitsAfter(stalling.stats.hits)
+      expect(stalling.stats.resubscriptions).toBe(1)
+    } finally {
+      console.error = original
+      if (stalled) {
+        process.kill(stalled, 'SIGCONT')
+        await db.query('SELECT pg_terminate_backend($1)', [stalled])
+      }
+      await stalling.close()
+    }
   },
 )
