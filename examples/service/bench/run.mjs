@@ -16,7 +16,8 @@
 // log would slow the load down on the service's rows only. Where a real deployment's log collector runs is another
 // process's business; the service still makes and writes every line (LOG_LEVEL is left at its default, info). The
 // start-up timings still read "listening" from a pipe (no load then, and no polling delay in the figure).
-// Options (env): BENCH_SECONDS (per round, default 3), BENCH_ROUNDS (default 5), BENCH_CONNECTIONS (default 10),
+// Each round runs every target once, in an order rotated by one each round (no target always follows the same one).
+// Options (env): BENCH_SECONDS (per round, default 2), BENCH_ROUNDS (default 9), BENCH_CONNECTIONS (default 10),
 // BENCH_FSYNC=0 (the PostgreSQL server without fsync).
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { availableParallelism, loadavg, tmpdir } from 'node:os'
@@ -26,8 +27,8 @@ import { browser, createKey, signUp, startMailCatcher } from '../test/support/cl
 import { startPostgres } from '../test/support/postgres.mjs'
 import { startService } from '../test/support/processes.mjs'
 
-const seconds = Number(process.env.BENCH_SECONDS ?? 3)
-const rounds = Number(process.env.BENCH_ROUNDS ?? 5)
+const seconds = Number(process.env.BENCH_SECONDS ?? 2)
+const rounds = Number(process.env.BENCH_ROUNDS ?? 9)
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10)
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]
 /** CPU time (user + system) a process has used, in ms (clock ticks of 10 ms). */
@@ -149,7 +150,7 @@ async function main() {
   }
   for (const t of targets) await load(t, 1) // warm-up
   for (let round = 0; round < rounds; round++) {
-    for (const t of targets) {
+    for (const t of [...targets.slice(round % targets.length), ...targets.slice(0, round % targets.length)]) {
       const cpuBefore = cpuMs(t.server.pid)
       const postgresBefore = t.postgres ? postgresCpuMs() : 0
       const result = await load(t, seconds)
@@ -186,6 +187,15 @@ async function main() {
       `  ${t.label.padEnd(24)} ${String(Math.round(median(t.rps))).padStart(7)} ${ratio.toFixed(2).padStart(6)} ${String(Math.round(median(t.cpu))).padStart(10)} ${cpuRatio.toFixed(2).padStart(6)} ${median(t.p50).toFixed(2).padStart(7)} ${added.toFixed(2).padStart(8)} ${median(t.p99).toFixed(2).padStart(7)} ${`${Math.round(t.idleRss)} MB`.padStart(9)} ${`${Math.round(t.peakRss)} MB`.padStart(9)}`,
     )
   }
+  // How much the per-round ratios spread: a single round on a shared machine can be off by a tenth.
+  const quartiles = (values) => {
+    const sorted = [...values].sort((a, b) => a - b)
+    const at = (q) => sorted[Math.round((sorted.length - 1) * q)].toFixed(2)
+    return `${at(0)} · ${at(0.25)} · ${at(0.5)} · ${at(0.75)} · ${at(1)}`
+  }
+  console.log('  per-round req/s ratios to the CLI gateway (min · quartiles · max):')
+  for (const t of targets.slice(1))
+    console.log(`    ${t.label.padEnd(24)} ${quartiles(t.rps.map((rps, round) => rps / base.rps[round]))}`)
   for (const t of targets)
     if (t.postgres)
       console.log(
