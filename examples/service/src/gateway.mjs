@@ -48,7 +48,10 @@ export function createServiceGateway({
       if (event.caller) usage.record(event.caller, event, end)
       observe?.response?.(event, end)
     },
-    () => observe?.settled?.(),
+    () => {
+      usage.settled?.()
+      observe?.settled?.()
+    },
     settleMs,
   )
   const gateway = createGateway({

@@ -49,6 +49,32 @@ export function createRequestLog(db, { retentionDays = 7, maxPending = 100_000, 
   let retryCount = 0
   let dropped = 0
   const text = JSON.stringify
+  /** A name quoted as JSON, kept for the next entry that names it again (most do). */
+  const lastQuoted = () => {
+    let name
+    let quoted = ''
+    return (next) => {
+      if (next !== name) {
+        name = next
+        quoted = text(next)
+      }
+      return quoted
+    }
+  }
+  const quotedModel = lastQuoted()
+  const quotedUpstream = lastQuoted()
+  /**
+   * The entries of a batch of answers (src/gateway.mjs) are joined per key and encoded at its end (`settled`, or the
+   * next write): one encoding a key and batch.
+   */
+  let touched = []
+  function settled() {
+    for (const batch of touched) {
+      batch.chunks.append(batch.pending)
+      batch.pending = ''
+    }
+    touched = []
+  }
   /**
    * A batch as written: its entries as one JSON array — to a PostgreSQL server as bytes (a binary parameter: UTF-8 is
    * text's binary form), never made a string: a second's entries are megabytes under load, and a string that big
@@ -86,15 +112,15 @@ export function createRequestLog(db, { retentionDays = 7, maxPending = 100_000, 
           last: 0,
           requests: 0,
           chunks: textChunks({ firstBytes: 1024 }),
+          pending: '',
         }
         open.set(caller.id, batch)
       }
+      if (batch.pending === '') touched.push(batch)
       const usage = event.usage
       const at = end - event.latencyMs
       // The kind, format and error codes are the library's identifiers; the model and upstream are quoted as JSON.
-      batch.chunks.append(
-        `${batch.requests === 0 ? '' : ','}[${at},"${event.kind}","${event.format}",${text(model)},${event.upstream === undefined ? 'null' : text(event.upstream)},${event.stream === true},${event.status},${Math.round(event.latencyMs)},${event.firstByteMs == null ? 'null' : Math.round(event.firstByteMs)},${usage?.inputTokens ?? 0},${usage?.outputTokens ?? 0}]`,
-      )
+      batch.pending += `${batch.requests === 0 ? '' : ','}[${at},"${event.kind}","${event.format}",${quotedModel(model)},${event.upstream === undefined ? 'null' : quotedUpstream(event.upstream)},${event.stream === true},${event.status},${Math.round(event.latencyMs)},${event.firstByteMs == null ? 'null' : Math.round(event.firstByteMs)},${usage?.inputTokens ?? 0},${usage?.outputTokens ?? 0}]`
       if (at < batch.first) batch.first = at
       if (at > batch.last) batch.last = at
       count++
@@ -103,8 +129,10 @@ export function createRequestLog(db, { retentionDays = 7, maxPending = 100_000, 
         open.delete(caller.id)
       }
     },
+    settled,
     /** Writes the batches collected so far; a failure keeps them for the next write. */
     async write() {
+      settled()
       if (dropped) {
         console.error(`[service] request log: ${dropped} request(s) dropped (too many waiting to be written)`)
         dropped = 0

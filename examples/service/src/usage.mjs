@@ -136,6 +136,8 @@ export function createUsage(db, { usageFlushMs = 1000, requestLog } = {}) {
   timer.unref()
   return {
     record,
+    /** The end of a batch of answers (src/gateway.mjs): their request-log entries encoded. */
+    settled: () => requestLog?.settled(),
     /** Writes the pending usage counts now (after any write under way); never rejects. */
     flush: flushUsage,
     /** Stops the timer and writes what is pending. */
