@@ -1,4 +1,4 @@
-// The service's numbers, measured in one run on this machine (`npm run bench`; about 3 minutes):
+// The service's numbers, measured in one run on this machine (`npm run bench`; about 2 minutes):
 //  - start-up: spawn of `node server.mjs` → "listening", on PGlite (first start: a new data directory; warm: the same
 //    directory again) and on PostgreSQL (first start: an empty database, migrations applied; warm: migrated already);
 //  - RSS of the service process: idle after start-up, and the highest seen under load;
