@@ -4,8 +4,9 @@
  * usage batches (src/usage.mjs). Stored by batch, not by request: one `request_log_batches` row per key and write (every
  * second), holding that second's requests as one JSON array of compact entries (at most `perRow`; a busier key's second
  * takes several rows). A request thus costs the database no row, index entry or foreign-key check of its own — a few
- * bytes of text in a row written once a second — and the service a line of text: the entry is encoded when its answer
- * is done, outside the heap (src/text-chunks.mjs), not kept as an object until the write.
+ * bytes of text in a row written once a second — and the service a line of text: the entries of a batch of answers
+ * (src/gateway.mjs, 5 ms) are joined per key and encoded at its end, outside the heap (src/text-chunks.mjs), not kept as
+ * objects until the write.
  *
  * Kept `retentionDays` (LOG_RETENTION_DAYS, 7) by the periodic clean-up, which deletes whole batches (a batch goes
  * when its last request is older: a request may stay a second longer); 0 keeps none (nothing is collected). At most
