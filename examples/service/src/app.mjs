@@ -50,6 +50,7 @@ export async function createService(config) {
     metricsToken: config.metricsToken,
     logLevel: config.logLevel,
     write: config.logWrite,
+    // The gateway below is made after ops (it observes through them): its `settle`, read when a scrape comes.
     settle: () => settle(),
     models: (config.models ?? []).filter((model) => !model.pattern).map((model) => model.id),
   })
